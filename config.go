@@ -1,0 +1,302 @@
+package dialect
+
+import (
+	_ "embed"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// DefaultConfigTOML is the bundled dialect.toml, compiled into the binary so
+// that dialect runs with no file present.
+//
+//go:embed dialect.toml
+var DefaultConfigTOML []byte
+
+// Config is the whole of dialect.toml. Every field is documented in the
+// bundled file; the Go names follow the TOML keys.
+type Config struct {
+	Detect  DetectConfig  `toml:"detect"`
+	Resolve ResolveConfig `toml:"resolve"`
+	Dialect DialectConfig `toml:"dialect"`
+	Store   StoreConfig   `toml:"store"`
+
+	// Source names where the configuration came from: a file path, or
+	// "embedded default". It is not read from TOML.
+	Source string `toml:"-"`
+}
+
+// DetectConfig configures the scanner (DIALECT.md §1–§3).
+type DetectConfig struct {
+	Reconsideration []string `toml:"reconsideration"`
+	PermissionFlags []string `toml:"permission_flags"`
+	MaxActionBytes  int      `toml:"max_action_bytes"`
+	EarlyExecution  bool     `toml:"early_execution"`
+	ConfirmTokens   int      `toml:"confirm_tokens"`
+}
+
+// ResolveConfig configures verb resolution (DIALECT.md §4).
+type ResolveConfig struct {
+	Phonetic   bool             `toml:"phonetic"`
+	Synonyms   bool             `toml:"synonyms"`
+	Edits      EditAllowances   `toml:"edits"`
+	Embeddings EmbeddingsConfig `toml:"embeddings"`
+}
+
+// EditAllowances gives the edit distance allowed per strictness, for tokens
+// of 4–7 letters (Short) and of 8 or more (Long).
+type EditAllowances struct {
+	Loose  EditAllowance `toml:"loose"`
+	Normal EditAllowance `toml:"normal"`
+}
+
+// EditAllowance is one strictness's allowance.
+type EditAllowance struct {
+	Short int `toml:"short"`
+	Long  int `toml:"long"`
+}
+
+// EmbeddingsConfig points the semantic tier at an OpenAI-compatible
+// /v1/embeddings endpoint. An empty URL turns it off.
+type EmbeddingsConfig struct {
+	URL       string   `toml:"url"`
+	Model     string   `toml:"model"`
+	APIKeyEnv string   `toml:"api_key_env"`
+	Threshold float64  `toml:"threshold"`
+	Timeout   Duration `toml:"timeout"`
+}
+
+// DialectConfig holds the [dialect] table: custom verbs and alias
+// extensions.
+type DialectConfig struct {
+	Verbs map[string]VerbConfig `toml:"verbs"`
+}
+
+// VerbConfig is one [dialect.verbs.NAME] table (DIALECT.md §5). For a
+// built-in NAME it extends that verb; otherwise it defines a custom verb.
+type VerbConfig struct {
+	ExtraAliases       []string       `toml:"extra_aliases"`
+	Aliases            []string       `toml:"aliases"`
+	MapsTo             string         `toml:"maps_to"`
+	DefaultTarget      *TargetRef     `toml:"default_target"`
+	Description        string         `toml:"description"`
+	Examples           []string       `toml:"examples"`
+	Template           string         `toml:"template"`
+	RequiresPermission bool           `toml:"requires_permission"`
+	Strictness         string         `toml:"strictness"`
+	Priority           int            `toml:"priority"`
+	Grammar            *GrammarConfig `toml:"grammar"`
+}
+
+// TargetRef names where a send-like verb delivers by default.
+type TargetRef struct {
+	Type string `toml:"type"`
+	ID   string `toml:"id"`
+}
+
+// GrammarConfig names a .agr grammar file and its start rule.
+type GrammarConfig struct {
+	File  string `toml:"file"`
+	Start string `toml:"start"`
+}
+
+// StoreConfig locates the SQLite file.
+type StoreConfig struct {
+	Path string `toml:"path"`
+}
+
+// Duration is a time.Duration written in TOML as a string ("5s", "250ms").
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return err
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the duration as a Go duration string.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// ConfigError is a problem in a configuration file: where it is and what is
+// wrong. A file with several unknown keys yields an error wrapping one
+// ConfigError each (see errors.Join).
+type ConfigError struct {
+	File   string // path, or "embedded default"
+	Line   int    // 1-based; 0 when unknown
+	Column int    // 1-based; 0 when unknown
+	Key    string // dotted key, when known
+	Msg    string
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
+	}
+	b.WriteString(": ")
+	if e.Key != "" {
+		fmt.Fprintf(&b, "key %q: ", e.Key)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// ParseConfig reads TOML data over the embedded defaults: keys present in
+// data replace the defaults' values, keys absent keep them. An unknown key
+// or a value of the wrong type is a *ConfigError naming file, line, column
+// and key. name labels errors.
+func ParseConfig(name string, data []byte) (*Config, error) {
+	cfg := new(Config)
+	if err := decodeStrict("embedded default", DefaultConfigTOML, cfg); err != nil {
+		return nil, fmt.Errorf("the embedded dialect.toml is broken: %w", err)
+	}
+	if data != nil {
+		if err := decodeStrict(name, data, cfg); err != nil {
+			return nil, err
+		}
+	}
+	cfg.Source = name
+	if err := cfg.validate(name, data); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+func decodeStrict(name string, data []byte, v any) error {
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		return nil
+	}
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) {
+		errs := make([]error, 0, len(strict.Errors))
+		for i := range strict.Errors {
+			errs = append(errs, configErr(name, &strict.Errors[i], "unknown key"))
+		}
+		return errors.Join(errs...)
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		return configErr(name, de, strings.TrimPrefix(de.Error(), "toml: "))
+	}
+	return &ConfigError{File: name, Msg: err.Error()}
+}
+
+func configErr(name string, de *toml.DecodeError, msg string) *ConfigError {
+	line, col := de.Position()
+	return &ConfigError{File: name, Line: line, Column: col, Key: strings.Join(de.Key(), "."), Msg: msg}
+}
+
+// validate checks what TOML types cannot: enumerations and ranges. data is
+// the user's file, used to find the line of a bad key.
+func (c *Config) validate(name string, data []byte) error {
+	var errs []error
+	bad := func(key, msg string) {
+		line, col := findKey(data, key)
+		errs = append(errs, &ConfigError{File: name, Line: line, Column: col, Key: key, Msg: msg})
+	}
+	for verb, v := range c.Dialect.Verbs {
+		switch v.Strictness {
+		case "", "loose", "normal", "strict":
+		default:
+			bad("dialect.verbs."+verb+".strictness", fmt.Sprintf("%q is not loose, normal or strict", v.Strictness))
+		}
+		if v.Grammar != nil && (v.Grammar.File == "" || v.Grammar.Start == "") {
+			bad("dialect.verbs."+verb+".grammar", "needs both file and start")
+		}
+	}
+	if c.Detect.MaxActionBytes <= 0 {
+		bad("detect.max_action_bytes", "must be positive")
+	}
+	if c.Detect.ConfirmTokens < 0 {
+		bad("detect.confirm_tokens", "must not be negative")
+	}
+	for _, a := range []struct {
+		key string
+		v   EditAllowance
+	}{{"resolve.edits.loose", c.Resolve.Edits.Loose}, {"resolve.edits.normal", c.Resolve.Edits.Normal}} {
+		if a.v.Short < 0 || a.v.Long < a.v.Short || a.v.Long > 4 {
+			bad(a.key, "needs 0 <= short <= long <= 4")
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// findKey returns the position of the last dotted component of key in data,
+// as a best effort for errors found after decoding; 0, 0 when not found.
+func findKey(data []byte, key string) (line, col int) {
+	last := key[strings.LastIndexByte(key, '.')+1:]
+	for i, l := range strings.Split(string(data), "\n") {
+		t := strings.TrimLeft(l, " \t")
+		if strings.HasPrefix(t, last) && strings.HasPrefix(strings.TrimLeft(t[len(last):], " \t"), "=") {
+			return i + 1, len(l) - len(t) + 1
+		}
+	}
+	return 0, 0
+}
+
+// ConfigLookup is where LoadConfig looks, in order, after an explicit path.
+type ConfigLookup struct {
+	Explicit string // --config; an error if it does not exist
+	Env      string // $DIALECT_CONFIG; an error if set and missing
+	WorkDir  string // the directory searched for dialect.toml
+	XDG      string // $XDG_CONFIG_HOME, or ~/.config when empty
+}
+
+// DefaultLookup fills a ConfigLookup from the process environment.
+func DefaultLookup(explicit string) ConfigLookup {
+	wd, _ := os.Getwd()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			xdg = filepath.Join(home, ".config")
+		}
+	}
+	return ConfigLookup{Explicit: explicit, Env: os.Getenv("DIALECT_CONFIG"), WorkDir: wd, XDG: xdg}
+}
+
+// LoadConfig finds and reads the configuration: the explicit path, then
+// $DIALECT_CONFIG, then ./dialect.toml, then the XDG config directory's
+// dialect/dialect.toml, and otherwise the embedded default.
+func LoadConfig(l ConfigLookup) (*Config, error) {
+	for _, p := range []string{l.Explicit, l.Env} {
+		if p == "" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, &ConfigError{File: p, Msg: err.Error()}
+		}
+		return ParseConfig(p, data)
+	}
+	var candidates []string
+	if l.WorkDir != "" {
+		candidates = append(candidates, filepath.Join(l.WorkDir, "dialect.toml"))
+	}
+	if l.XDG != "" {
+		candidates = append(candidates, filepath.Join(l.XDG, "dialect", "dialect.toml"))
+	}
+	for _, p := range candidates {
+		data, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, &ConfigError{File: p, Msg: err.Error()}
+		}
+		return ParseConfig(p, data)
+	}
+	return ParseConfig("embedded default", nil)
+}
