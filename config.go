@@ -1,8 +1,8 @@
 package dialect
 
 import (
-	_ "embed"
 	"bytes"
+	_ "embed"
 	"errors"
 	"fmt"
 	"os"
