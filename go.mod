@@ -1,6 +1,6 @@
 module github.com/pattern-dialect/dialect
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/agnivade/levenshtein v1.2.2 // indirect
