@@ -1,0 +1,610 @@
+package grammarbridge
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Loader reads grammar source files by name. Names of imported files are
+// resolved against the importing file's name with Resolve.
+type Loader interface {
+	Load(name string) (string, error)
+}
+
+// FSLoader loads grammars from a file system (an embed.FS, os.DirFS, ...).
+type FSLoader struct{ FS fs.FS }
+
+// Load reads name from the file system.
+func (l FSLoader) Load(name string) (string, error) {
+	b, err := fs.ReadFile(l.FS, strings.TrimPrefix(path.Clean(name), "/"))
+	return string(b), err
+}
+
+// MapLoader loads grammars from memory: file name -> source text.
+type MapLoader map[string]string
+
+// Load returns the source stored under name.
+func (l MapLoader) Load(name string) (string, error) {
+	if src, ok := l[path.Clean(name)]; ok {
+		return src, nil
+	}
+	return "", fmt.Errorf("%s: %w", name, fs.ErrNotExist)
+}
+
+// OSLoader loads grammars from the operating system's file system by path.
+type OSLoader struct{}
+
+// Load reads the file at name.
+func (OSLoader) Load(name string) (string, error) {
+	b, err := os.ReadFile(filepath.FromSlash(name))
+	return string(b), err
+}
+
+// Options configure compilation and matching. The zero value is the default:
+// TypeAgent-compatible matching with a work limit of DefaultWorkLimit.
+type Options struct {
+	// PhraseSets makes the phrase-set references <Polite>, <Greeting>,
+	// <Acknowledgement> and <FillerWord> (when the grammar neither defines
+	// nor imports them) consume one of their phrases, as TypeAgent's NFA
+	// matcher does. Off, they match the empty string and consume nothing,
+	// as TypeAgent's AST matcher (the reference) does.
+	PhraseSets bool
+
+	// WorkLimit bounds the matcher's steps per input; 0 means
+	// DefaultWorkLimit. A match that needs more fails with ErrWorkLimit.
+	WorkLimit int
+}
+
+// DefaultWorkLimit is the default number of matcher steps per input.
+const DefaultWorkLimit = 1 << 20
+
+// maxDepth bounds rule nesting during a match, so left recursion fails with
+// ErrWorkLimit instead of exhausting the stack.
+const maxDepth = 2000
+
+// Grammar is a compiled grammar, safe for concurrent use.
+type Grammar struct {
+	start *crule
+	opts  Options
+	// Types records the TypeScript type imports and the <Start> rule's
+	// value type, as written; they do not affect matching.
+	Types []string
+}
+
+// phraseSets are TypeAgent's built-in phrase sets.
+var phraseSets = map[string][]string{
+	"Polite":          {"please", "could you", "would you", "would you please", "can you", "kindly"},
+	"Greeting":        {"hey", "hi", "ok", "okay", "alright", "hello", "yo"},
+	"Acknowledgement": {"thanks", "thank you", "great", "perfect", "good", "nice", "cool"},
+	"FillerWord":      {"um", "uh", "like", "well", "so", "just", "basically", "actually"},
+}
+
+// builtinEntities are the entity names an import without a source may
+// name. Ordinal and Cardinal have rules (builtin.agr); the others are
+// accepted as capture types (plain wildcards) only.
+var builtinEntities = map[string]bool{
+	"Ordinal": true, "Cardinal": true,
+	"CalendarDate": true, "CalendarTime": true, "CalendarTimeRange": true, "CalendarDayRange": true, "Percentage": true,
+}
+
+//go:embed builtin.agr
+var builtinSource string
+
+// Compile loads the grammar file name through loader, resolves its imports
+// and compiles it, starting at the rule <Start>.
+func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
+	c := &compiler{loader: loader, opts: opts, files: map[string]*fileScope{}}
+	fsc := c.load(name, nil, nil)
+	if fsc == nil {
+		return nil, c.sorted().err()
+	}
+	if len(c.errs) > 0 {
+		return nil, c.sorted().err()
+	}
+	startDef := fsc.defs["Start"]
+	if startDef == nil {
+		return nil, &Error{File: name, Pos: Pos{Line: 1, Col: 1}, Kind: ErrUndefinedRule, Msg: "the grammar has no <Start> rule: expected a definition such as <Start> = ...;"}
+	}
+	start := c.rule(fsc, startDef)
+	if len(c.errs) > 0 {
+		return nil, c.sorted().err()
+	}
+	for _, alt := range start.alts {
+		if !c.altHasValue(alt, map[*crule]bool{}) {
+			d := fsc.first["Start"]
+			return nil, &Error{File: name, Pos: d.Pos, Kind: ErrNoValue, Msg: "the <Start> rule does not produce a value: give every alternative a '-> value' or a single capture"}
+		}
+	}
+	computeFirst(start, map[*crule]int{})
+	g := &Grammar{start: start, opts: opts}
+	for _, im := range fsc.file.Imports {
+		if im.IsType() {
+			g.Types = append(g.Types, im.Names...)
+		}
+	}
+	for _, d := range fsc.file.Rules {
+		if d.Name == "Start" && d.Type != "" {
+			g.Types = append(g.Types, d.Type)
+		}
+	}
+	return g, nil
+}
+
+// CompileString compiles a grammar held in a string, which may not import
+// other .agr files.
+func CompileString(name, src string, opts Options) (*Grammar, error) {
+	return Compile(MapLoader{path.Clean(name): src}, name, opts)
+}
+
+// compiler holds the state of one Compile call.
+type compiler struct {
+	loader Loader
+	opts   Options
+	files  map[string]*fileScope // by resolved name; nil value while loading (cycle)
+	errs   ErrorList
+}
+
+// fileScope is one loaded file and the names visible in it.
+type fileScope struct {
+	name  string
+	file  *File
+	defs  map[string]*ruleDefs // local and imported rules by name
+	first map[string]*RuleDef  // first local definition by name, for positions
+	ents  map[string]bool      // imported entity names
+}
+
+// ruleDefs is a rule: all definitions of one name in one file (a name
+// defined twice has the alternatives of both), compiled on first use.
+type ruleDefs struct {
+	owner    *fileScope
+	name     string
+	defs     []*RuleDef
+	compiled *crule
+	builtin  bool
+}
+
+func (c *compiler) errorf(file string, pos Pos, kind error, format string, a ...any) {
+	c.errs = append(c.errs, &Error{File: file, Pos: pos, Kind: kind, Msg: fmt.Sprintf(format, a...)})
+}
+
+func (c *compiler) sorted() ErrorList {
+	sort.SliceStable(c.errs, func(i, j int) bool {
+		a, b := c.errs[i], c.errs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Pos.Offset < b.Pos.Offset
+	})
+	return c.errs
+}
+
+// Resolve returns the name of the file imported as imp from the file from.
+func Resolve(from, imp string) string {
+	if path.IsAbs(imp) || from == "" {
+		return path.Clean(imp)
+	}
+	return path.Join(path.Dir(from), imp)
+}
+
+// load parses and scopes one file. importer and at locate the import for
+// errors.
+func (c *compiler) load(name string, importer *fileScope, at *Import) *fileScope {
+	if fsc, ok := c.files[name]; ok {
+		if fsc == nil {
+			c.errorf(importer.name, at.Pos, ErrImport, "import cycle: %s imports itself through %s", name, importer.name)
+		}
+		return fsc
+	}
+	var src string
+	var err error
+	if name == "\x00builtin.agr" {
+		src = builtinSource
+	} else {
+		src, err = c.loader.Load(name)
+	}
+	if err != nil {
+		if importer == nil {
+			c.errs = append(c.errs, &Error{File: name, Pos: Pos{Line: 1, Col: 1}, Kind: ErrImport, Msg: fmt.Sprintf("cannot read the grammar: %v", err)})
+		} else {
+			c.errorf(importer.name, at.Pos, ErrImport, "cannot read imported file %q: %v", at.From, err)
+		}
+		return nil
+	}
+	f, err := Parse(name, src)
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			c.errs = append(c.errs, e)
+		}
+		return nil
+	}
+	c.files[name] = nil
+	fsc := &fileScope{name: name, file: f, defs: map[string]*ruleDefs{}, first: map[string]*RuleDef{}, ents: map[string]bool{}}
+	for _, d := range f.Rules {
+		rd := fsc.defs[d.Name]
+		if rd == nil {
+			rd = &ruleDefs{owner: fsc, name: d.Name}
+			fsc.defs[d.Name] = rd
+			fsc.first[d.Name] = d
+		}
+		rd.defs = append(rd.defs, d)
+	}
+	imported := map[string]string{} // name -> source, for conflicts between imports
+	bind := func(im *Import, n string, rd *ruleDefs) {
+		if local := fsc.first[n]; local != nil {
+			c.errorf(name, local.Pos, ErrConflict, "rule <%s> is defined here and also imported from %q", n, im.From)
+			return
+		}
+		if prev, ok := imported[n]; ok && fsc.defs[n] != rd {
+			c.errorf(name, im.Pos, ErrConflict, "<%s> is imported from both %q and %q", n, prev, im.From)
+			return
+		}
+		imported[n] = im.From
+		fsc.defs[n] = rd
+	}
+	for _, im := range f.Imports {
+		switch {
+		case im.IsType():
+			// TypeScript types: recorded only.
+		case im.From == "":
+			for _, n := range im.Names {
+				if !builtinEntities[n] {
+					c.errorf(name, im.Pos, ErrUndefinedEntity, "unknown entity %q: expected one of Ordinal, Cardinal, CalendarDate, CalendarTime, CalendarTimeRange, CalendarDayRange, Percentage", n)
+					continue
+				}
+				fsc.ents[n] = true
+				if n == "Ordinal" || n == "Cardinal" {
+					b := c.load("\x00builtin.agr", fsc, im)
+					if b != nil {
+						rd := b.defs[n]
+						rd.builtin = true
+						bind(&Import{Pos: im.Pos, From: "(built-in entities)"}, n, rd)
+					}
+				}
+			}
+		default:
+			target := c.load(Resolve(name, im.From), fsc, im)
+			if target == nil {
+				continue
+			}
+			exported := target.exported()
+			if im.All {
+				names := make([]string, 0, len(exported))
+				for n := range exported {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					bind(im, n, exported[n])
+				}
+				for n := range target.ents {
+					fsc.ents[n] = true
+				}
+				continue
+			}
+			for _, n := range im.Names {
+				rd := exported[n]
+				if rd == nil {
+					c.errorf(name, im.Pos, ErrUndefinedRule, "%q does not export a rule <%s>", im.From, n)
+					continue
+				}
+				bind(im, n, rd)
+			}
+		}
+	}
+	c.files[name] = fsc
+	return fsc
+}
+
+// exported returns the rules another file may import: the rules marked
+// export, or every local rule when none is.
+func (f *fileScope) exported() map[string]*ruleDefs {
+	out := map[string]*ruleDefs{}
+	any := false
+	for _, d := range f.file.Rules {
+		if d.Export {
+			any = true
+			out[d.Name] = f.defs[d.Name]
+		}
+	}
+	if !any {
+		for n, d := range f.first {
+			_ = d
+			out[n] = f.defs[n]
+		}
+	}
+	return out
+}
+
+// rule compiles a named rule (once).
+func (c *compiler) rule(fsc *fileScope, rd *ruleDefs) *crule {
+	if rd.compiled != nil {
+		return rd.compiled
+	}
+	r := &crule{name: rd.name}
+	rd.compiled = r // before compiling the body, for recursion
+	for _, d := range rd.defs {
+		sp := SpacingAuto
+		if d.HasSpacing {
+			sp = d.Spacing
+		}
+		for _, a := range d.Alts {
+			r.alts = append(r.alts, c.alt(rd.owner, a, sp))
+		}
+	}
+	return r
+}
+
+// alt compiles one alternative; sp is the enclosing spacing mode.
+func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
+	if a.HasSpacing {
+		sp = a.Spacing
+	}
+	ca := &calt{spacing: sp, vars: map[string]int{}}
+	for _, e := range a.Parts {
+		switch e := e.(type) {
+		case *Literal:
+			ca.parts = append(ca.parts, literalPart(e.Tokens, sp))
+		case *RuleRef:
+			p := cpart{kind: partRules, slot: -1, name: e.Name}
+			p.optional = e.Quant == QuantOpt || e.Quant == QuantStar
+			p.repeat = e.Quant == QuantStar || e.Quant == QuantPlus
+			if !c.ref(fsc, e.Pos, e.Name, &p) {
+				continue
+			}
+			ca.parts = append(ca.parts, p)
+		case *Group:
+			g := &crule{name: "(group)"}
+			for _, ga := range e.Alts {
+				g.alts = append(g.alts, c.alt(fsc, ga, sp))
+			}
+			p := cpart{kind: partRules, slot: -1, rule: g, name: "(group)"}
+			p.optional = e.Quant == QuantOpt || e.Quant == QuantStar
+			p.repeat = e.Quant == QuantStar || e.Quant == QuantPlus
+			ca.parts = append(ca.parts, p)
+		case *Capture:
+			if _, dup := ca.vars[e.Var]; dup {
+				c.errorf(fsc.name, e.Pos, ErrConflict, "variable %q is captured twice in one alternative", e.Var)
+				continue
+			}
+			p := cpart{slot: ca.nslots, optional: e.Optional, name: e.Var, typ: e.Type}
+			switch e.Kind {
+			case CaptureNumber:
+				p.kind = partNumber
+			case CaptureRule:
+				p.kind = partRules
+				if !c.ref(fsc, e.Pos, e.Type, &p) {
+					continue
+				}
+				if p.kind == partRules && !c.ruleHasValue(p.rule, map[*crule]bool{}) {
+					c.errorf(fsc.name, e.Pos, ErrNoValue, "rule <%s> does not produce a value, so it cannot be captured in $(%s:<%s>)", e.Type, e.Var, e.Type)
+				}
+			default:
+				p.kind = partWildcard
+				switch e.Type {
+				case "wildcard", "string", "word":
+				default:
+					if !fsc.ents[e.Type] {
+						c.errorf(fsc.name, e.Pos, ErrUndefinedEntity, "unknown capture type %q in $(%s:%s): expected wildcard, string, word, number, <Rule> or an imported entity", e.Type, e.Var, e.Type)
+					}
+				}
+			}
+			ca.vars[e.Var] = ca.nslots
+			ca.nslots++
+			ca.parts = append(ca.parts, p)
+		}
+	}
+	switch {
+	case a.Value != nil:
+		ca.value = a.Value
+		ca.implicit = implicitExplicit
+		c.checkVars(fsc, a.Value, ca.vars)
+	case ca.nslots == 1:
+		ca.implicit = implicitSlot
+	case ca.nslots == 0 && len(ca.parts) == 1:
+		switch ca.parts[0].kind {
+		case partString:
+			ca.implicit = implicitText
+			ca.text = ca.parts[0].text
+		case partPhrase:
+			ca.implicit = implicitText
+		case partRules:
+			ca.implicit = implicitChild
+		}
+	}
+	return ca
+}
+
+// ref resolves a rule name for part p: a rule, or a phrase set.
+func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
+	if rd := fsc.defs[name]; rd != nil {
+		p.rule = c.rule(rd.owner, rd)
+		return true
+	}
+	if phrases, ok := phraseSets[name]; ok && p.slot < 0 {
+		if !c.opts.PhraseSets {
+			p.kind = partPhrase
+			return true
+		}
+		r := &crule{name: name}
+		for _, ph := range phrases {
+			r.alts = append(r.alts, &calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph, vars: map[string]int{}})
+		}
+		p.rule = r
+		return true
+	}
+	if builtinEntities[name] {
+		c.errorf(fsc.name, pos, ErrUndefinedRule, "rule <%s> is not defined: add import { %s }; to use the built-in entity", name, name)
+		return false
+	}
+	c.errorf(fsc.name, pos, ErrUndefinedRule, "rule <%s> is not defined", name)
+	return false
+}
+
+// checkVars reports variables in a value that the alternative does not
+// capture.
+func (c *compiler) checkVars(fsc *fileScope, v ValueExpr, vars map[string]int) {
+	walkValue(v, func(x ValueExpr) {
+		if vr, ok := x.(*VarValue); ok {
+			if _, ok := vars[vr.Name]; !ok {
+				c.errorf(fsc.name, vr.Pos, ErrUndefinedVar, "variable %q is not captured in this alternative (captures inside a group are not visible outside it)", vr.Name)
+			}
+		}
+		if cv, ok := x.(*CallValue); ok && !knownMethods[cv.Method] {
+			c.errorf(fsc.name, cv.Pos, ErrEval, "unknown method %q", cv.Method)
+		}
+	})
+}
+
+func walkValue(v ValueExpr, f func(ValueExpr)) {
+	f(v)
+	switch v := v.(type) {
+	case *ObjectValue:
+		for _, p := range v.Props {
+			walkValue(p.Value, f)
+		}
+	case *ArrayValue:
+		for _, e := range v.Elems {
+			walkValue(e, f)
+		}
+	case *UnaryValue:
+		walkValue(v.X, f)
+	case *BinaryValue:
+		walkValue(v.X, f)
+		walkValue(v.Y, f)
+	case *CondValue:
+		walkValue(v.Test, f)
+		walkValue(v.Then, f)
+		walkValue(v.Else, f)
+	case *MemberValue:
+		walkValue(v.X, f)
+		if v.Index != nil {
+			walkValue(v.Index, f)
+		}
+	case *CallValue:
+		walkValue(v.X, f)
+		for _, a := range v.Args {
+			walkValue(a, f)
+		}
+	case *TemplateValue:
+		for _, e := range v.Exprs {
+			walkValue(e, f)
+		}
+	}
+}
+
+// ruleHasValue reports whether every alternative of r produces a value.
+func (c *compiler) ruleHasValue(r *crule, seen map[*crule]bool) bool {
+	if seen[r] {
+		return true
+	}
+	seen[r] = true
+	for _, a := range r.alts {
+		if !c.altHasValue(a, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *compiler) altHasValue(a *calt, seen map[*crule]bool) bool {
+	switch a.implicit {
+	case implicitNone:
+		return false
+	case implicitChild:
+		return a.parts[0].kind == partPhrase || c.ruleHasValue(a.parts[0].rule, seen)
+	}
+	return true
+}
+
+// literalPart compiles literal tokens with the separator rules of sp.
+func literalPart(tokens []string, sp Spacing) cpart {
+	p := cpart{kind: partString, slot: -1, text: strings.Join(tokens, " ")}
+	for i, t := range tokens {
+		ct := ctoken{runes: []rune(t), src: t}
+		ascii := true
+		for j := 0; j < len(t); j++ {
+			if t[j] >= utf8.RuneSelf {
+				ascii = false
+			}
+		}
+		if ascii {
+			ct.ascii = []byte(strings.ToLower(t))
+		}
+		p.toks = append(p.toks, ct)
+		if i > 0 {
+			prev := p.toks[i-1].runes
+			var k sepKind
+			switch sp {
+			case SpacingRequired:
+				k = sepRequired
+			case SpacingNone:
+				k = sepNone
+			case SpacingOptional:
+				k = sepOptional
+			default:
+				if needsSep(prev[len(prev)-1], ct.runes[0]) {
+					k = sepRequired
+				}
+			}
+			p.seps = append(p.seps, k)
+		}
+	}
+	return p
+}
+
+// computeFirst fills the first-byte sets of r and every rule it reaches.
+// state: 1 while visiting (a cycle makes the rule firstAny), 2 when done.
+func computeFirst(r *crule, state map[*crule]int) {
+	switch state[r] {
+	case 1:
+		r.firstAny = true
+		return
+	case 2:
+		return
+	}
+	state[r] = 1
+	for _, a := range r.alts {
+		for i := range a.parts {
+			if p := &a.parts[i]; p.kind == partRules {
+				computeFirst(p.rule, state)
+			}
+		}
+	}
+	for _, a := range r.alts {
+		if len(a.parts) == 0 {
+			r.firstAny = true
+			continue
+		}
+		p := &a.parts[0]
+		switch {
+		case p.kind == partString:
+			c := p.toks[0].runes[0]
+			if c >= utf8.RuneSelf || isSep(c) {
+				r.firstAny = true
+				continue
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			r.first[c] = true
+		case p.kind == partRules && !p.optional && !p.rule.firstAny:
+			for i, ok := range p.rule.first {
+				if ok {
+					r.first[i] = true
+				}
+			}
+		default:
+			r.firstAny = true
+		}
+	}
+	state[r] = 2
+}

@@ -1,0 +1,500 @@
+package grammarbridge
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// undefinedValue is the type of Undefined.
+type undefinedValue struct{}
+
+// Undefined is JavaScript's undefined: the value of an optional capture that
+// was skipped, and of the undefined literal. It never appears in a Match's
+// Value: object properties holding it are dropped and array elements become
+// nil, as JSON.stringify does.
+var Undefined = undefinedValue{}
+
+// stats are TypeAgent's ranking counts for a value: how many captured leaf
+// values (wildcards and numbers) it contains, and how many characters of
+// wildcard text.
+type stats struct {
+	values    int
+	wildChars int
+}
+
+func (s stats) add(t stats) stats { return stats{s.values + t.values, s.wildChars + t.wildChars} }
+
+// slotVal is a bound variable: its value and the stats of what built it.
+type slotVal struct {
+	v  any
+	st stats
+}
+
+// evaluator evaluates value expressions of one alternative.
+type evaluator struct {
+	slots []slotVal
+	vars  map[string]int // variable name -> slot
+	st    stats          // accumulated stats of the variables read
+}
+
+func (e *evaluator) eval(x ValueExpr) any {
+	switch x := x.(type) {
+	case *LitValue:
+		return x.Value
+	case *VarValue:
+		s := e.slots[e.vars[x.Name]]
+		e.st = e.st.add(s.st)
+		return s.v
+	case *ObjectValue:
+		obj := make(map[string]any, len(x.Props))
+		for _, p := range x.Props {
+			v := e.eval(p.Value)
+			if p.Spread {
+				if m, ok := v.(map[string]any); ok {
+					for k, mv := range m {
+						obj[k] = mv
+					}
+				}
+				continue
+			}
+			obj[p.Key] = v
+		}
+		return obj
+	case *ArrayValue:
+		arr := make([]any, 0, len(x.Elems))
+		for i, el := range x.Elems {
+			v := e.eval(el)
+			if x.Spread[i] {
+				if a, ok := v.([]any); ok {
+					arr = append(arr, a...)
+				}
+				continue
+			}
+			arr = append(arr, v)
+		}
+		return arr
+	case *UnaryValue:
+		v := e.eval(x.X)
+		switch x.Op {
+		case "!":
+			return !truthy(v)
+		case "-":
+			return -toNumber(v)
+		case "+":
+			return toNumber(v)
+		case "typeof":
+			return typeOf(v)
+		}
+	case *BinaryValue:
+		switch x.Op {
+		case "&&":
+			l := e.eval(x.X)
+			if !truthy(l) {
+				return l
+			}
+			return e.eval(x.Y)
+		case "||":
+			l := e.eval(x.X)
+			if truthy(l) {
+				return l
+			}
+			return e.eval(x.Y)
+		case "??":
+			l := e.eval(x.X)
+			if l != nil && l != Undefined {
+				return l
+			}
+			return e.eval(x.Y)
+		}
+		return binary(x.Op, e.eval(x.X), e.eval(x.Y))
+	case *CondValue:
+		if truthy(e.eval(x.Test)) {
+			return e.eval(x.Then)
+		}
+		return e.eval(x.Else)
+	case *MemberValue:
+		v := e.eval(x.X)
+		if v == nil || v == Undefined {
+			return Undefined
+		}
+		if x.Index != nil {
+			return member(v, e.eval(x.Index))
+		}
+		return member(v, x.Name)
+	case *CallValue:
+		v := e.eval(x.X)
+		if v == nil || v == Undefined {
+			return Undefined
+		}
+		args := make([]any, len(x.Args))
+		for i, a := range x.Args {
+			args[i] = e.eval(a)
+		}
+		return call(v, x.Method, args)
+	case *TemplateValue:
+		var b strings.Builder
+		for i, s := range x.Strs {
+			b.WriteString(s)
+			if i < len(x.Exprs) {
+				b.WriteString(toString(e.eval(x.Exprs[i])))
+			}
+		}
+		return b.String()
+	}
+	return Undefined
+}
+
+// knownMethods is the closed set of methods a value expression may call.
+var knownMethods = map[string]bool{
+	"toLowerCase": true, "toUpperCase": true, "trim": true, "trimStart": true, "trimEnd": true,
+	"includes": true, "startsWith": true, "endsWith": true, "toString": true, "join": true,
+}
+
+func call(v any, method string, args []any) any {
+	arg := func(i int) string {
+		if i < len(args) {
+			return toString(args[i])
+		}
+		return "undefined"
+	}
+	if s, ok := v.(string); ok {
+		switch method {
+		case "toLowerCase":
+			return strings.ToLower(s)
+		case "toUpperCase":
+			return strings.ToUpper(s)
+		case "trim":
+			return strings.TrimSpace(s)
+		case "trimStart":
+			return strings.TrimLeft(s, " \t\n\r\v\f")
+		case "trimEnd":
+			return strings.TrimRight(s, " \t\n\r\v\f")
+		case "includes":
+			return strings.Contains(s, arg(0))
+		case "startsWith":
+			return strings.HasPrefix(s, arg(0))
+		case "endsWith":
+			return strings.HasSuffix(s, arg(0))
+		case "toString":
+			return s
+		}
+	}
+	if a, ok := v.([]any); ok && method == "join" {
+		sep := ","
+		if len(args) > 0 && args[0] != Undefined {
+			sep = toString(args[0])
+		}
+		parts := make([]string, len(a))
+		for i, el := range a {
+			if el != nil && el != Undefined {
+				parts[i] = toString(el)
+			}
+		}
+		return strings.Join(parts, sep)
+	}
+	if method == "toString" {
+		return toString(v)
+	}
+	return Undefined
+}
+
+func member(v, key any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if r, ok := v[toString(key)]; ok {
+			return r
+		}
+	case []any:
+		if key == "length" {
+			return float64(len(v))
+		}
+		if f, ok := key.(float64); ok && f >= 0 && f < float64(len(v)) && f == math.Trunc(f) {
+			return v[int(f)]
+		}
+	case string:
+		if key == "length" {
+			return float64(utf16Len(v))
+		}
+	}
+	return Undefined
+}
+
+func binary(op string, l, r any) any {
+	switch op {
+	case "+":
+		ls, lok := l.(string)
+		rs, rok := r.(string)
+		if lok || rok {
+			if !lok {
+				ls = toString(l)
+			}
+			if !rok {
+				rs = toString(r)
+			}
+			return ls + rs
+		}
+		return toNumber(l) + toNumber(r)
+	case "-":
+		return toNumber(l) - toNumber(r)
+	case "*":
+		return toNumber(l) * toNumber(r)
+	case "/":
+		return toNumber(l) / toNumber(r)
+	case "%":
+		return math.Mod(toNumber(l), toNumber(r))
+	case "===", "==":
+		return strictEq(l, r) || op == "==" && isNullish(l) && isNullish(r)
+	case "!==", "!=":
+		return !(strictEq(l, r) || op == "!=" && isNullish(l) && isNullish(r))
+	case "<", ">", "<=", ">=":
+		ls, lok := l.(string)
+		rs, rok := r.(string)
+		var c int
+		if lok && rok {
+			c = strings.Compare(ls, rs)
+		} else {
+			a, b := toNumber(l), toNumber(r)
+			if math.IsNaN(a) || math.IsNaN(b) {
+				return false
+			}
+			switch {
+			case a < b:
+				c = -1
+			case a > b:
+				c = 1
+			}
+		}
+		switch op {
+		case "<":
+			return c < 0
+		case ">":
+			return c > 0
+		case "<=":
+			return c <= 0
+		}
+		return c >= 0
+	}
+	return Undefined
+}
+
+func isNullish(v any) bool { return v == nil || v == Undefined }
+
+func strictEq(l, r any) bool {
+	switch l := l.(type) {
+	case string, float64, bool, nil, undefinedValue:
+		return l == r
+	}
+	return false // objects and arrays compare by identity; two built values never are the same
+}
+
+func truthy(v any) bool {
+	switch v := v.(type) {
+	case nil, undefinedValue:
+		return false
+	case bool:
+		return v
+	case float64:
+		return v != 0 && !math.IsNaN(v)
+	case string:
+		return v != ""
+	}
+	return true
+}
+
+func typeOf(v any) string {
+	switch v.(type) {
+	case undefinedValue:
+		return "undefined"
+	case bool:
+		return "boolean"
+	case float64:
+		return "number"
+	case string:
+		return "string"
+	}
+	return "object"
+}
+
+func toNumber(v any) float64 {
+	switch v := v.(type) {
+	case float64:
+		return v
+	case bool:
+		if v {
+			return 1
+		}
+		return 0
+	case nil:
+		return 0
+	case string:
+		s := strings.TrimSpace(v)
+		if s == "" {
+			return 0
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+	}
+	return math.NaN()
+}
+
+// toString is JavaScript's String(v) for the values a grammar builds.
+func toString(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case float64:
+		return formatNumber(v)
+	case bool:
+		if v {
+			return "true"
+		}
+		return "false"
+	case nil:
+		return "null"
+	case undefinedValue:
+		return "undefined"
+	case []any:
+		parts := make([]string, len(v))
+		for i, el := range v {
+			if !isNullish(el) {
+				parts[i] = toString(el)
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	return "[object Object]"
+}
+
+// formatNumber formats f as JavaScript's Number.prototype.toString does.
+func formatNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	a := math.Abs(f)
+	if a >= 1e-6 && a < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	// Go writes e-07 and e+21; JavaScript writes e-7 and e+21.
+	if i := strings.IndexByte(s, 'e'); i >= 0 {
+		mant, exp := s[:i], s[i+1:]
+		sign := exp[0]
+		digits := strings.TrimLeft(exp[1:], "0")
+		s = mant + "e" + string(sign) + digits
+	}
+	return s
+}
+
+// plain converts a built value to the plain Go form of a Match: Undefined
+// object properties are dropped and Undefined array elements become nil.
+func plain(v any) any {
+	switch v := v.(type) {
+	case undefinedValue:
+		return nil
+	case map[string]any:
+		for k, el := range v {
+			if el == Undefined {
+				delete(v, k)
+			} else {
+				v[k] = plain(el)
+			}
+		}
+		return v
+	case []any:
+		for i, el := range v {
+			v[i] = plain(el)
+		}
+		return v
+	}
+	return v
+}
+
+// appendCanonical appends the canonical JSON text of a plain value: object
+// keys sorted, no insignificant space, numbers as JavaScript prints them.
+func appendCanonical(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case bool:
+		if v {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return append(b, "null"...)
+		}
+		return append(b, formatNumber(v)...)
+	case string:
+		return appendJSONString(b, v)
+	case []any:
+		b = append(b, '[')
+		for i, el := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCanonical(b, el)
+		}
+		return append(b, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			b = appendCanonical(b, v[k])
+		}
+		return append(b, '}')
+	}
+	return append(b, "null"...)
+}
+
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c == '\b':
+			b = append(b, '\\', 'b')
+		case c == '\f':
+			b = append(b, '\\', 'f')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// Canonical returns the canonical JSON text of a plain value (as in a
+// Match): object keys sorted, no spaces, numbers as JavaScript prints them.
+// Two values are the same match exactly when their canonical texts are
+// equal.
+func Canonical(v any) string { return string(appendCanonical(nil, v)) }

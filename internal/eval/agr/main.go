@@ -1,0 +1,174 @@
+// Command agr measures grammarbridge's conformance with TypeAgent's .agr
+// matcher on the real grammars and cases in $DIALECT_DATA/agr (default
+// ../shared/data relative to the repository root): for every grammar with
+// cases it prints the cases, how many give the identical distinct match set,
+// how many differ, and each difference with what was missing and extra. It
+// also reports how often the best match agrees with TypeAgent's top match.
+//
+//	go run ./internal/eval/agr [-data DIR] [-v] [-grammar NAME]
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pattern-dialect/dialect/grammarbridge"
+)
+
+func main() {
+	def := os.Getenv("DIALECT_DATA")
+	if def == "" {
+		def = "../shared/data"
+	}
+	data := flag.String("data", def, "the shared data directory (holding agr/)")
+	only := flag.String("grammar", "", "evaluate only this grammar")
+	verbose := flag.Bool("v", false, "print every top-match disagreement too")
+	flag.Parse()
+	sum, err := evaluate(filepath.Join(*data, "agr"), *only, *verbose, os.Stdout)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "agr:", err)
+		os.Exit(1)
+	}
+	if sum.different > 0 || sum.errors > 0 {
+		os.Exit(1)
+	}
+}
+
+// summary totals an evaluation.
+type summary struct {
+	grammars, cases, identical, different, errors int
+	topAgree, topCases                             int
+}
+
+// tcase is one line of cases/<name>.jsonl.
+type tcase struct {
+	Input    string `json:"input"`
+	Matches  []any  `json:"matches"`
+	Top      any    `json:"top"`
+	TopTies  []any  `json:"top_ties"`
+	RefError string `json:"reference_error"`
+}
+
+// evaluate runs every grammar that has a cases file under dir (or only the
+// named one) and writes the report to w.
+func evaluate(dir, only string, verbose bool, w io.Writer) (summary, error) {
+	var sum summary
+	files, err := filepath.Glob(filepath.Join(dir, "cases", "*.jsonl"))
+	if err != nil {
+		return sum, err
+	}
+	if len(files) == 0 {
+		return sum, fmt.Errorf("no cases in %s", filepath.Join(dir, "cases"))
+	}
+	sort.Strings(files)
+	fmt.Fprintf(w, "%-30s %6s %9s %9s %9s\n", "grammar", "cases", "identical", "different", "top-agree")
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		if only != "" && name != only {
+			continue
+		}
+		sum.grammars++
+		g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, filepath.Join(dir, "grammars", name+".agr"), grammarbridge.Options{})
+		if err != nil {
+			fmt.Fprintf(w, "%-30s compile error: %v\n", name, err)
+			sum.errors++
+			continue
+		}
+		cases, err := readCases(f)
+		if err != nil {
+			return sum, err
+		}
+		var ident, diff, topAgree, topCases int
+		var notes []string
+		for _, c := range cases {
+			ms, err := g.Match(c.Input)
+			if err != nil {
+				diff++
+				notes = append(notes, fmt.Sprintf("  %q: error: %v", c.Input, err))
+				continue
+			}
+			got := map[string]bool{}
+			for _, m := range ms {
+				got[grammarbridge.Canonical(m.Value)] = true
+			}
+			want := map[string]bool{}
+			for _, v := range c.Matches {
+				want[grammarbridge.Canonical(v)] = true
+			}
+			missing, extra := setDiff(want, got), setDiff(got, want)
+			if len(missing) == 0 && len(extra) == 0 {
+				ident++
+			} else {
+				diff++
+				note := fmt.Sprintf("  %q:", c.Input)
+				for _, s := range missing {
+					note += "\n      missing " + s
+				}
+				for _, s := range extra {
+					note += "\n      extra   " + s
+				}
+				notes = append(notes, note)
+			}
+			if c.Top != nil && len(ms) > 0 {
+				topCases++
+				ok := grammarbridge.Canonical(ms[0].Value) == grammarbridge.Canonical(c.Top)
+				for _, t := range c.TopTies {
+					ok = ok || grammarbridge.Canonical(ms[0].Value) == grammarbridge.Canonical(t)
+				}
+				if ok {
+					topAgree++
+				} else if verbose {
+					notes = append(notes, fmt.Sprintf("  %q: top %s, TypeAgent %s", c.Input, grammarbridge.Canonical(ms[0].Value), grammarbridge.Canonical(c.Top)))
+				}
+			}
+		}
+		fmt.Fprintf(w, "%-30s %6d %9d %9d %5d/%d\n", name, len(cases), ident, diff, topAgree, topCases)
+		for _, n := range notes {
+			fmt.Fprintln(w, n)
+		}
+		sum.cases += len(cases)
+		sum.identical += ident
+		sum.different += diff
+		sum.topAgree += topAgree
+		sum.topCases += topCases
+	}
+	fmt.Fprintf(w, "%-30s %6d %9d %9d %5d/%d\n", "TOTAL", sum.cases, sum.identical, sum.different, sum.topAgree, sum.topCases)
+	return sum, nil
+}
+
+func readCases(file string) ([]tcase, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []tcase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for n := 1; sc.Scan(); n++ {
+		var c tcase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", file, n, err)
+		}
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+func setDiff(a, b map[string]bool) []string {
+	var out []string
+	for k := range a {
+		if !b[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
