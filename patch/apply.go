@@ -1,0 +1,296 @@
+package patch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultFuzz is the number of outer context lines Apply may drop at each
+// end of a hunk, as GNU patch's default --fuzz=2.
+const DefaultFuzz = 2
+
+// Options says how carefully a patch may be applied.
+type Options struct {
+	// Strict applies every hunk at its stated line with every line equal,
+	// byte for byte, and nothing else.
+	Strict bool
+	// Fuzz is the most context lines that may be dropped at each end of a
+	// hunk when it does not match whole (GNU patch's --fuzz). 0 keeps all.
+	Fuzz int
+	// IgnoreWhitespace lets context and removed lines match lines that
+	// differ only in whitespace (GNU patch's -l). Lines kept from the text
+	// keep their own whitespace.
+	IgnoreWhitespace bool
+}
+
+// Report says where and how each hunk was applied.
+type Report struct {
+	// Strict is set when every hunk applied at its stated line with every
+	// line equal.
+	Strict bool
+	Hunks  []HunkReport
+}
+
+// HunkReport says where one hunk was applied.
+type HunkReport struct {
+	Hunk int // 1-based index of the hunk in the diff
+	// Line is the 1-based line of the original where the hunk's first old
+	// line was found (for a hunk with no old lines: the line after which
+	// its lines went).
+	Line   int
+	Offset int // Line minus the line the header states (0 when it has none)
+	// Fuzz is the number of outer context lines that had to be dropped at
+	// the end that lost most.
+	Fuzz int
+	// Whitespace is set when the hunk matched only by ignoring whitespace.
+	Whitespace bool
+}
+
+// Apply applies diff to original the way a careful person would (see the
+// package documentation): strictly if it can, else searching with
+// DefaultFuzz, never guessing between equally good places. On error the
+// result is "" and original is untouched.
+func Apply(original, diff string) (string, *Report, error) {
+	return ApplyWith(original, diff, Options{Fuzz: DefaultFuzz})
+}
+
+// ApplyWith is Apply with explicit options.
+func ApplyWith(original, diff string, opt Options) (string, *Report, error) {
+	p, err := Parse(diff)
+	if err != nil {
+		return "", nil, err
+	}
+	return p.Apply(original, opt)
+}
+
+// Apply applies the patch to original with opt. It is all or nothing: on
+// error it returns "" and a nil report.
+func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
+	t := newText(original)
+	places, err := p.placeStrict(t)
+	if err == nil {
+		return p.build(t, places, false), p.report(places, true), nil
+	}
+	if opt.Strict {
+		return "", nil, err
+	}
+	places, err = p.placeCareful(t, opt)
+	if err != nil {
+		return "", nil, err
+	}
+	return p.build(t, places, true), p.report(places, false), nil
+}
+
+// text is the original split into lines.
+type text struct {
+	raw  []string // lines with their terminators
+	key  []string // lines without "\n" and a "\r" before it
+	ws   []string // key with whitespace normalised; filled on first use
+	crlf bool     // most lines end in "\r\n"
+}
+
+func newText(s string) *text {
+	t := &text{raw: splitLines(s)}
+	t.key = make([]string, len(t.raw))
+	n := 0
+	for i, l := range t.raw {
+		t.key[i] = lineKey(l)
+		if strings.HasSuffix(l, "\r\n") {
+			n++
+		}
+	}
+	t.crlf = n > 0 && 2*n >= len(t.raw)
+	return t
+}
+
+// wsKeys returns the whitespace-normalised keys, computing them once.
+func (t *text) wsKeys() []string {
+	if t.ws == nil {
+		t.ws = make([]string, len(t.key))
+		for i, k := range t.key {
+			t.ws[i] = wsKey(k)
+		}
+	}
+	return t.ws
+}
+
+// splitLines splits s after each "\n"; the last line may lack one.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// lineKey is a line as the careful applier compares it: without its
+// terminator, whether "\n" or "\r\n".
+func lineKey(l string) string {
+	l = strings.TrimSuffix(l, "\n")
+	return strings.TrimSuffix(l, "\r")
+}
+
+// wsKey normalises whitespace: runs of blanks become one space, and blanks
+// at either end go.
+func wsKey(s string) string {
+	var b strings.Builder
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// place is where one hunk goes.
+type place struct {
+	at      int // 0-based index in the original of the first line of lines
+	lines   []Line
+	offset  int  // at minus the stated index (0 for hunks without numbers)
+	dropped int  // leading context lines dropped by fuzz
+	fuzz    int  // most context lines dropped at one end
+	ws      bool // matched ignoring whitespace
+}
+
+// statedIndex is the 0-based index of the hunk's first old line as the
+// header states it; for a hunk without old lines, the index before which
+// its lines go.
+func (h *Hunk) statedIndex() int {
+	if h.OldLines == 0 {
+		return h.OldStart
+	}
+	return h.OldStart - 1
+}
+
+// placeStrict places every hunk at its stated line, byte for byte.
+func (p *Patch) placeStrict(t *text) ([]place, error) {
+	places := make([]place, len(p.Hunks))
+	next := 0
+	for i := range p.Hunks {
+		h := &p.Hunks[i]
+		switch {
+		case h.NoNumbers:
+			return nil, p.applyError(i, ErrNoMatch, nil, "the header has no line numbers, so it cannot be applied strictly")
+		case h.Recounted:
+			return nil, p.applyError(i, ErrNoMatch, nil, "the header's line counts disagree with the hunk's lines, so it cannot be applied strictly")
+		}
+		at := h.statedIndex()
+		if at < next {
+			return nil, p.applyError(i, ErrNoMatch, nil, "it overlaps the hunk before it")
+		}
+		j := at
+		for _, l := range h.Lines {
+			if !l.old() {
+				continue
+			}
+			if j >= len(t.raw) || t.raw[j] != l.raw() {
+				return nil, p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("line %d of the text is not the hunk's line %q", j+1, l.Text))
+			}
+			j++
+		}
+		if j > len(t.raw) || at > len(t.raw) {
+			return nil, p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("the text has only %d lines", len(t.raw)))
+		}
+		places[i] = place{at: at, lines: h.Lines}
+		next = j
+	}
+	return places, nil
+}
+
+// applyError builds the error for hunk i.
+func (p *Patch) applyError(i int, kind error, places []int, msg string) error {
+	h := &p.Hunks[i]
+	return &ApplyError{Hunk: i + 1, Header: h.Header, Line: h.Pos, Msg: msg, Places: places, Kind: kind}
+}
+
+// build writes the patched text. Context lines are copied from the
+// original, so a careful match keeps the text's own whitespace.
+func (p *Patch) build(t *text, places []place, careful bool) string {
+	convert := careful && t.crlf != p.crlf()
+	var pieces []string
+	cur := 0
+	for _, pl := range places {
+		pieces = append(pieces, t.raw[cur:pl.at]...)
+		j := pl.at
+		for _, l := range pl.lines {
+			switch l.Op {
+			case Context:
+				pieces = append(pieces, t.raw[j])
+				j++
+			case Delete:
+				j++
+			case Insert:
+				s := l.raw()
+				if convert {
+					s = convertEOL(l, t.crlf)
+				}
+				pieces = append(pieces, s)
+			}
+		}
+		cur = j
+	}
+	pieces = append(pieces, t.raw[cur:]...)
+	var b strings.Builder
+	for i, s := range pieces {
+		b.WriteString(s)
+		// A line that lost its "\n" (the patch or the text said it was the
+		// last) but is no longer last gets one back.
+		if i < len(pieces)-1 && !strings.HasSuffix(s, "\n") {
+			if t.crlf {
+				b.WriteString("\r")
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// crlf reports whether most of the patch's lines end in "\r".
+func (p *Patch) crlf() bool {
+	n, all := 0, 0
+	for _, h := range p.Hunks {
+		for _, l := range h.Lines {
+			all++
+			if strings.HasSuffix(l.Text, "\r") {
+				n++
+			}
+		}
+	}
+	return n > 0 && 2*n >= all
+}
+
+// convertEOL gives an inserted line the text's line ends.
+func convertEOL(l Line, crlf bool) string {
+	s := strings.TrimSuffix(l.Text, "\r")
+	if l.NoEOL {
+		return s
+	}
+	if crlf {
+		return s + "\r\n"
+	}
+	return s + "\n"
+}
+
+// report describes places.
+func (p *Patch) report(places []place, strict bool) *Report {
+	r := &Report{Strict: strict, Hunks: make([]HunkReport, len(places))}
+	for i, pl := range places {
+		line := pl.at - pl.dropped + 1 // the hunk's first old line sits before any dropped context
+		if p.Hunks[i].OldLines == 0 {
+			line = pl.at
+		}
+		r.Hunks[i] = HunkReport{Hunk: i + 1, Line: line, Offset: pl.offset, Fuzz: pl.fuzz, Whitespace: pl.ws}
+	}
+	return r
+}

@@ -1,0 +1,370 @@
+package patch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// level is one way of matching a hunk. A hunk's levels run from the best
+// fit (all context, exact lines) to the worst (most context dropped,
+// whitespace ignored); a hunk goes at the first level where it fits.
+type level struct {
+	fuzz   int  // the fuzz factor this level belongs to
+	pf, sf int  // context lines dropped before and after the change
+	start  bool // the hunk claims the start of the text (less leading context than trailing)
+	end    bool // the hunk claims the end of the text (less trailing context than leading)
+	ws     bool // compare with whitespace normalised
+}
+
+// levels lists the hunk's levels in the order GNU patch tries fuzz: at
+// fuzz f it drops f lines from the end with more context, and the end with
+// less context only once the other end is down to its size. A hunk whose
+// leading (trailing) context is shorter claims the start (end) of the text,
+// as a diff tool writes it there; unlike GNU patch that claim is a
+// preference, not a condition. Levels that would leave no old line to
+// compare are skipped: such a hunk would match anywhere.
+func (h *Hunk) levels(opt Options) []level {
+	prefix, suffix := h.prefixContext(), h.suffixContext()
+	oldN := 0
+	for _, l := range h.Lines {
+		if l.old() {
+			oldN++
+		}
+	}
+	maxFuzz := opt.Fuzz
+	if prefix == len(h.Lines) { // context only: nothing to drop around
+		maxFuzz = 0
+	}
+	ctx := max(prefix, suffix)
+	var out []level
+	for f := 0; f <= maxFuzz; f++ {
+		pf, sf := f+prefix-ctx, f+suffix-ctx
+		lv := level{fuzz: f, start: pf < 0 && !h.NoNumbers && h.OldStart <= 1, end: sf < 0}
+		lv.pf, lv.sf = min(max(pf, 0), prefix), min(max(sf, 0), suffix)
+		if oldN > 0 && oldN-lv.pf-lv.sf <= 0 {
+			continue
+		}
+		for _, ws := range []bool{false, true} {
+			if ws && !opt.IgnoreWhitespace {
+				continue
+			}
+			lv.ws = ws
+			if !containsLevel(out, lv) {
+				out = append(out, lv)
+			}
+		}
+	}
+	return out
+}
+
+func containsLevel(ls []level, lv level) bool {
+	for _, l := range ls {
+		if l.pf == lv.pf && l.sf == lv.sf && l.start == lv.start && l.end == lv.end && l.ws == lv.ws {
+			return true
+		}
+	}
+	return false
+}
+
+// careful holds the state of one careful application.
+type careful struct {
+	p      *Patch
+	t      *text
+	opt    Options
+	places []place
+	placed []bool
+	// oldKeys and oldWS are each hunk's old lines as compared.
+	oldKeys, oldWS [][]string
+}
+
+// placeCareful places every hunk by content, GNU patch style, refusing to
+// guess. Hunks are placed in order, each searched first at its stated line
+// shifted by the offset the hunk before it needed, then anywhere between
+// its placed neighbours. A hunk that fits several places at its best level
+// waits until its neighbours are placed and narrow its window; if it still
+// fits several, the patch is refused.
+func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
+	c := &careful{p: p, t: t, opt: opt, places: make([]place, len(p.Hunks)), placed: make([]bool, len(p.Hunks))}
+	c.oldKeys = make([][]string, len(p.Hunks))
+	c.oldWS = make([][]string, len(p.Hunks))
+	for i := range p.Hunks {
+		for _, l := range p.Hunks[i].Lines {
+			if l.old() {
+				k := lineKey(l.Text)
+				c.oldKeys[i] = append(c.oldKeys[i], k)
+				if opt.IgnoreWhitespace {
+					c.oldWS[i] = append(c.oldWS[i], wsKey(k))
+				}
+			}
+		}
+	}
+	failures := make([]error, len(p.Hunks))
+	options := make([]*fits, len(p.Hunks))
+	for progress := true; progress; {
+		progress = false
+		for i := range p.Hunks {
+			if c.placed[i] {
+				continue
+			}
+			f, err := c.locate(i)
+			options[i], failures[i] = f, err
+			if err == nil && len(f.at) == 1 {
+				c.places[i], c.placed[i], failures[i], options[i] = c.placeAt(i, f.lv, f.at[0]), true, nil, nil
+				progress = true
+			}
+		}
+		if !progress {
+			progress = c.byOrder(options)
+		}
+	}
+	for i, err := range failures {
+		if err != nil {
+			return nil, err
+		}
+		if !c.placed[i] {
+			return nil, c.ambiguity(i, options[i])
+		}
+	}
+	return c.places, nil
+}
+
+// fits is where a hunk fits at its best level: one place, or several that
+// fit equally well.
+type fits struct {
+	lv level
+	m  int   // old lines compared at that level
+	at []int // 0-based indexes of the first compared line
+}
+
+// byOrder uses the order of the hunks to choose between equally good
+// places: hunk i must come after some place of every hunk before it and
+// before some place of every hunk after it. A hunk left with one such
+// place is placed there. It reports whether it placed any.
+func (c *careful) byOrder(options []*fits) bool {
+	n := len(c.p.Hunks)
+	span := func(i int) (starts []int, m int, ok bool) {
+		if c.placed[i] {
+			return []int{c.places[i].at}, c.places[i].end() - c.places[i].at, true
+		}
+		if options[i] == nil {
+			return nil, 0, false
+		}
+		return options[i].at, options[i].m, true
+	}
+	// minEnd[i]: the earliest end of hunk i over all orderly placements of
+	// hunks 0..i; maxStart[i]: the latest start over hunks i..n-1.
+	minEnd, maxStart := make([]int, n+1), make([]int, n+1)
+	for i := range n {
+		starts, m, ok := span(i)
+		if !ok {
+			return false
+		}
+		minEnd[i+1] = -1
+		for _, q := range starts {
+			if q >= minEnd[i] {
+				minEnd[i+1] = q + m
+				break
+			}
+		}
+		if minEnd[i+1] < 0 {
+			return false
+		}
+	}
+	maxStart[n] = len(c.t.raw)
+	for i := n - 1; i >= 0; i-- {
+		starts, m, _ := span(i)
+		maxStart[i] = -1
+		for k := len(starts) - 1; k >= 0; k-- {
+			if starts[k]+m <= maxStart[i+1] {
+				maxStart[i] = starts[k]
+				break
+			}
+		}
+		if maxStart[i] < 0 {
+			return false
+		}
+	}
+	progress := false
+	for i := range n {
+		if c.placed[i] {
+			continue
+		}
+		f := options[i]
+		var ok []int
+		for _, q := range f.at {
+			if q >= minEnd[i] && q+f.m <= maxStart[i+1] {
+				ok = append(ok, q)
+			}
+		}
+		if len(ok) == 1 {
+			c.places[i], c.placed[i], options[i] = c.placeAt(i, f.lv, ok[0]), true, nil
+			progress = true
+		}
+	}
+	return progress
+}
+
+// ambiguity is the error for hunk i, which fits several places.
+func (c *careful) ambiguity(i int, f *fits) error {
+	lines := make([]int, len(f.at))
+	for k, q := range f.at {
+		lines[k] = q - f.lv.pf + 1
+	}
+	return c.p.applyError(i, ErrAmbiguous, lines, fmt.Sprintf("its lines fit %d places equally well (%s)%s; refusing to guess: give more context or the right line numbers",
+		len(f.at), listLines(lines), how(f.lv)))
+}
+
+// placeAt is hunk i placed at q, matched at level lv.
+func (c *careful) placeAt(i int, lv level, q int) place {
+	h := &c.p.Hunks[i]
+	pl := place{at: q, lines: h.Lines[lv.pf : len(h.Lines)-lv.sf], dropped: lv.pf, fuzz: lv.fuzz, ws: lv.ws}
+	if !h.NoNumbers {
+		pl.offset = q - (h.statedIndex() + lv.pf)
+	}
+	return pl
+}
+
+// window returns the range of the text hunk i may occupy, between its
+// placed neighbours, and the offset of the nearest placed neighbour with
+// line numbers (the one before it if any).
+func (c *careful) window(i int) (lo, hi, offset int) {
+	hi = len(c.t.raw)
+	offsetFound, loFound := false, false
+	for j := i - 1; j >= 0; j-- {
+		if !c.placed[j] {
+			continue
+		}
+		if !loFound {
+			lo, loFound = c.places[j].end(), true
+		}
+		if !c.p.Hunks[j].NoNumbers {
+			offset, offsetFound = c.places[j].offset, true
+			break
+		}
+	}
+	hiFound := false
+	for j := i + 1; j < len(c.p.Hunks); j++ {
+		if !c.placed[j] {
+			continue
+		}
+		if !hiFound {
+			hi, hiFound = c.places[j].at, true
+		}
+		if !offsetFound && !c.p.Hunks[j].NoNumbers {
+			offset, offsetFound = c.places[j].offset, true
+		}
+		if offsetFound {
+			break
+		}
+	}
+	return lo, hi, offset
+}
+
+// end returns the index after the last original line the place covers.
+func (pl place) end() int {
+	n := pl.at
+	for _, l := range pl.lines {
+		if l.old() {
+			n++
+		}
+	}
+	return n
+}
+
+// locate finds where hunk i fits within its window at its best level, or
+// says why it fits nowhere.
+func (c *careful) locate(i int) (*fits, error) {
+	h := &c.p.Hunks[i]
+	lo, hi, offset := c.window(i)
+	if len(c.oldKeys[i]) == 0 {
+		// Nothing to compare: only the line numbers, or a window with room
+		// for one place only, can place it.
+		at := h.statedIndex() + offset
+		switch {
+		case lo == hi:
+			at = lo
+		case h.NoNumbers:
+			return nil, c.p.applyError(i, ErrNoMatch, nil, "it has neither context lines nor line numbers, so nothing says where it goes")
+		case at < lo || at > hi:
+			return nil, c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("it has no context lines and its line %d is outside the text or overlaps another hunk", at))
+		}
+		return &fits{at: []int{at}}, nil
+	}
+	for _, lv := range h.levels(c.opt) {
+		old := c.oldKeys[i]
+		keys := c.t.key
+		if lv.ws {
+			old, keys = c.oldWS[i], c.t.wsKeys()
+		}
+		old = old[lv.pf : len(old)-lv.sf]
+		m := len(old)
+		match := func(q int) bool {
+			if q < lo || q+m > hi {
+				return false
+			}
+			for k, s := range old {
+				if keys[q+k] != s {
+					return false
+				}
+			}
+			return true
+		}
+		one := func(q int) (*fits, error) { return &fits{lv: lv, m: m, at: []int{q}}, nil }
+		// Where the line numbers (shifted like the hunk before) point.
+		if stated := h.statedIndex() + lv.pf + offset; !h.NoNumbers && match(stated) {
+			return one(stated)
+		}
+		// Where the shape of the hunk's context says it belongs.
+		if lv.start && match(0) {
+			return one(0)
+		}
+		if lv.end && match(len(keys)-m) {
+			return one(len(keys) - m)
+		}
+		var at []int
+		for q := lo; q+m <= hi; q++ {
+			if keys[q] == old[0] && match(q) {
+				at = append(at, q)
+			}
+		}
+		if len(at) > 0 {
+			return &fits{lv: lv, m: m, at: at}, nil
+		}
+	}
+	where := "anywhere in the text"
+	if lo > 0 || hi < len(c.t.raw) {
+		where = fmt.Sprintf("between line %d and line %d, where the hunks around it leave room", lo+1, hi)
+	}
+	return nil, c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("its context and removed lines are found nowhere %s%s", where, how(level{fuzz: c.opt.Fuzz, ws: c.opt.IgnoreWhitespace})))
+}
+
+// how describes a level for messages.
+func how(lv level) string {
+	var parts []string
+	if lv.fuzz > 0 {
+		parts = append(parts, fmt.Sprintf("fuzz %d", lv.fuzz))
+	}
+	if lv.ws {
+		parts = append(parts, "whitespace ignored")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// listLines renders up to five line numbers.
+func listLines(lines []int) string {
+	var b strings.Builder
+	for k, n := range lines {
+		if k == 5 {
+			fmt.Fprintf(&b, " and %d more", len(lines)-5)
+			break
+		}
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "line %d", n)
+	}
+	return b.String()
+}

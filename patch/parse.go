@@ -1,0 +1,287 @@
+package patch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// maxLineNumber bounds the numbers of a hunk header; anything larger is a
+// malformed header, not a very long text.
+const maxLineNumber = 1 << 30
+
+// Parse reads a unified or git-style diff of one text. It is lenient in the
+// ways models are wrong and strict where leniency could change the wrong
+// text:
+//
+//   - anything before the first header or hunk (prose, "diff --git",
+//     "index" lines, a commit message) is skipped, and the ---/+++ headers
+//     may be missing altogether;
+//   - a header without usable numbers ("@@", "@@ ... @@") gives a hunk
+//     with NoNumbers set, placed by content alone;
+//   - when the header's counts disagree with the body, the body wins and
+//     the hunk has Recounted set; a blank line inside a hunk is an empty
+//     context line (editors strip the lone space);
+//   - a diff saved with CRLF line ends is read as if it had LF ends.
+//
+// A diff with no hunk, or that touches a second file, is a *ParseError.
+func Parse(diff string) (*Patch, error) {
+	lines := splitDiff(diff)
+	p := &Patch{}
+	headers := false
+	for i := 0; i < len(lines); {
+		line := lines[i]
+		switch {
+		case strings.HasPrefix(line, "diff --git ") || strings.HasPrefix(line, "diff -"):
+			if len(p.Hunks) > 0 || headers {
+				return nil, secondFile(i)
+			}
+			i++
+		case isFileHeader(lines, i):
+			if len(p.Hunks) > 0 || headers {
+				return nil, secondFile(i)
+			}
+			headers = true
+			p.OldName = headerName(lines[i][4:])
+			p.NewName = headerName(lines[i+1][4:])
+			i += 2
+		case strings.HasPrefix(line, "@@"):
+			h, next, err := parseHunk(lines, i)
+			if err != nil {
+				return nil, err
+			}
+			p.Hunks = append(p.Hunks, h)
+			i = next
+		default:
+			i++ // preamble, or prose between hunks
+		}
+	}
+	if len(p.Hunks) == 0 {
+		return nil, &ParseError{Msg: "no @@ hunk found", Kind: ErrNoHunks}
+	}
+	return p, nil
+}
+
+func secondFile(i int) error {
+	return &ParseError{Line: i + 1, Msg: "a second file starts here; a patch may change one text only", Kind: ErrMultipleFiles}
+}
+
+// splitDiff splits the diff into lines without their "\n". When every line
+// ends in "\r" the diff was saved with CRLF ends and the "\r" is dropped
+// too, as GNU patch does.
+func splitDiff(diff string) []string {
+	diff = strings.TrimSuffix(diff, "\n")
+	if diff == "" {
+		return nil
+	}
+	lines := strings.Split(diff, "\n")
+	for _, l := range lines {
+		if !strings.HasSuffix(l, "\r") {
+			return lines
+		}
+	}
+	for i, l := range lines {
+		lines[i] = l[:len(l)-1]
+	}
+	return lines
+}
+
+// isFileHeader reports whether lines[i:] starts with a "--- "/"+++ " pair.
+func isFileHeader(lines []string, i int) bool {
+	return i+1 < len(lines) && strings.HasPrefix(lines[i], "--- ") && strings.HasPrefix(lines[i+1], "+++ ")
+}
+
+// headerName returns the file name of a ---/+++ header without the
+// timestamp diff -u appends after a tab.
+func headerName(s string) string {
+	if i := strings.IndexByte(s, '\t'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// isBody reports whether a line can belong to a hunk's body.
+func isBody(l string) bool {
+	return l == "" || l[0] == ' ' || l[0] == '-' || l[0] == '+' || l[0] == '\\'
+}
+
+// parseHunk reads the hunk whose @@ line is lines[at] and returns it with
+// the index of the first line after it.
+func parseHunk(lines []string, at int) (Hunk, int, error) {
+	h := Hunk{Header: lines[at], Pos: at + 1}
+	if strings.HasPrefix(lines[at], "@@@") {
+		return h, 0, &ParseError{Line: at + 1, Msg: "combined diffs (@@@) are not supported", Kind: ErrMalformed}
+	}
+	ok, err := parseHeader(&h)
+	if err != nil {
+		return h, 0, &ParseError{Line: at + 1, Msg: err.Error(), Kind: ErrMalformed}
+	}
+	h.NoNumbers = !ok
+
+	// The greedy end: every line that can be body, up to the next header.
+	greedy := at + 1
+	for greedy < len(lines) && isBody(lines[greedy]) && !isFileHeader(lines, greedy) {
+		greedy++
+	}
+	end := -1
+	if ok {
+		if k, fits := countedEnd(lines, at+1, h.OldLines, h.NewLines); fits && ignorableTail(lines[min(k, greedy):greedy]) {
+			end = k
+		}
+	}
+	if end < 0 {
+		end = greedy
+		for end > at+1 && lines[end-1] == "" {
+			end-- // blank lines after a hunk separate it; they are not context
+		}
+		h.Recounted = ok
+	}
+
+	for _, l := range lines[at+1 : end] {
+		switch {
+		case l == "":
+			h.Lines = append(h.Lines, Line{Op: Context})
+		case l[0] == '\\':
+			if n := len(h.Lines); n > 0 {
+				h.Lines[n-1].NoEOL = true
+			}
+		default:
+			h.Lines = append(h.Lines, Line{Op: Op(l[0]), Text: l[1:]})
+		}
+	}
+	if len(h.Lines) == 0 {
+		return h, 0, &ParseError{Line: at + 1, Msg: "hunk has no lines", Kind: ErrMalformed}
+	}
+	if h.Recounted || h.NoNumbers {
+		h.OldLines, h.NewLines = 0, 0
+		for _, l := range h.Lines {
+			if l.old() {
+				h.OldLines++
+			}
+			if l.new() {
+				h.NewLines++
+			}
+		}
+	}
+	return h, end, nil
+}
+
+// countedEnd reads a hunk body from lines[from] as the header's counts say
+// and returns the index after it, and whether the body had exactly the
+// lines the counts ask for.
+func countedEnd(lines []string, from, oldLines, newLines int) (int, bool) {
+	k, o, n := from, 0, 0
+	for k < len(lines) && (o < oldLines || n < newLines) {
+		l := lines[k]
+		if !isBody(l) {
+			break
+		}
+		op := byte(' ')
+		if l != "" {
+			op = l[0]
+		}
+		switch op {
+		case ' ':
+			if o >= oldLines || n >= newLines {
+				return k, false
+			}
+			o++
+			n++
+		case '-':
+			if o >= oldLines {
+				return k, false
+			}
+			o++
+		case '+':
+			if n >= newLines {
+				return k, false
+			}
+			n++
+		}
+		k++
+	}
+	for k < len(lines) && strings.HasPrefix(lines[k], "\\") {
+		k++
+	}
+	return k, o == oldLines && n == newLines
+}
+
+// ignorableTail reports whether the body-like lines after a well-counted
+// hunk are only blank lines and git format-patch's "-- " signature line.
+func ignorableTail(tail []string) bool {
+	for _, l := range tail {
+		if l != "" && l != "-- " {
+			return false
+		}
+	}
+	return true
+}
+
+// parseHeader reads "@@ -a[,b] +c[,d] @@ section" into h. It returns false
+// (and no error) when the header has no usable numbers, and an error when
+// the numbers are present but impossible.
+func parseHeader(h *Hunk) (bool, error) {
+	s := strings.TrimPrefix(h.Header, "@@")
+	s = strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(s, "-") {
+		return false, nil
+	}
+	oldStart, oldLines, rest, ok := parseRange(s[1:])
+	if !ok {
+		return false, nil
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(rest, "+") {
+		return false, nil
+	}
+	newStart, newLines, rest, ok := parseRange(rest[1:])
+	if !ok {
+		return false, nil
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	rest = strings.TrimPrefix(rest, "@@")
+	h.Section = strings.TrimSpace(rest)
+	for _, n := range []int{oldStart, oldLines, newStart, newLines} {
+		if n > maxLineNumber {
+			return false, fmt.Errorf("line number %d in %q is too large", n, h.Header)
+		}
+	}
+	if oldStart == 0 && oldLines > 0 || newStart == 0 && newLines > 0 {
+		return false, nil // impossible numbers are as good as none
+	}
+	h.OldStart, h.OldLines, h.NewStart, h.NewLines = oldStart, oldLines, newStart, newLines
+	return true, nil
+}
+
+// parseRange reads "start[,count]" and returns the rest of s.
+func parseRange(s string) (start, count int, rest string, ok bool) {
+	start, s, ok = parseNumber(s)
+	if !ok {
+		return 0, 0, "", false
+	}
+	count = 1
+	if strings.HasPrefix(s, ",") {
+		count, s, ok = parseNumber(s[1:])
+		if !ok {
+			return 0, 0, "", false
+		}
+	}
+	return start, count, s, true
+}
+
+// parseNumber reads leading decimal digits; numbers too large for an int
+// saturate so the caller reports them.
+func parseNumber(s string) (int, string, bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, s, false
+	}
+	n, err := strconv.Atoi(s[:i])
+	if err != nil {
+		n = maxLineNumber + 1
+	}
+	return n, s[i:], true
+}
