@@ -217,7 +217,7 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 	case partNumber:
 		if w.start >= 0 {
 			for t := w.start; t < len(m.in); {
-				if v, e, ok := m.numberAt(a.spacing, t); ok && m.setWild(w, t) {
+				if v, e, ok := m.numberAt(a.spacing, t); ok && m.boundary(t, a.spacing) && m.setWild(w, t) {
 					m.bindNumber(c, a, i, p, v, e)
 					if m.err != nil {
 						return
@@ -701,7 +701,8 @@ func (f *frame) value() slotVal {
 	case implicitSlot:
 		return f.slots[0]
 	case implicitText:
-		return slotVal{v: a.text}
+		// TypeAgent records a rule's default text as a matched value.
+		return slotVal{v: a.text, st: stats{1, 0}}
 	case implicitChild:
 		return f.last
 	}

@@ -8,9 +8,9 @@ import (
 // binaryPrec gives the precedence of each binary operator of the value
 // language (higher binds tighter), as in ECMA-262.
 var binaryPrec = map[string]int{
-	"??": 1,
-	"||": 2,
-	"&&": 3,
+	"??":  1,
+	"||":  2,
+	"&&":  3,
 	"===": 4, "!==": 4, "==": 4, "!=": 4,
 	"<": 5, ">": 5, "<=": 5, ">=": 5,
 	"+": 6, "-": 6,

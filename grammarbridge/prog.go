@@ -43,11 +43,11 @@ type calt struct {
 type implicitKind uint8
 
 const (
-	implicitNone  implicitKind = iota // no value
-	implicitSlot                      // the single variable's value
-	implicitText                      // the single literal, as written
-	implicitChild                     // the single rule or group's value
-	implicitExplicit                  // it has an explicit value
+	implicitNone     implicitKind = iota // no value
+	implicitSlot                         // the single variable's value
+	implicitText                         // the single literal, as written
+	implicitChild                        // the single rule or group's value
+	implicitExplicit                     // it has an explicit value
 )
 
 // cpart is one compiled part.

@@ -44,6 +44,8 @@ func (e *evaluator) eval(x ValueExpr) any {
 	case *LitValue:
 		return x.Value
 	case *VarValue:
+		// An explicit value counts the matched values inside the variables
+		// it reads; the literals it adds count nothing.
 		s := e.slots[e.vars[x.Name]]
 		e.st = e.st.add(s.st)
 		return s.v

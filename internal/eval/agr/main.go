@@ -44,7 +44,7 @@ func main() {
 // summary totals an evaluation.
 type summary struct {
 	grammars, cases, identical, different, errors int
-	topAgree, topCases                             int
+	topAgree, topCases                            int
 }
 
 // tcase is one line of cases/<name>.jsonl.
@@ -53,6 +53,10 @@ type tcase struct {
 	Matches  []any  `json:"matches"`
 	Top      any    `json:"top"`
 	TopTies  []any  `json:"top_ties"`
+	TopStats *struct {
+		MatchedValueCount int `json:"matchedValueCount"`
+		WildcardCharCount int `json:"wildcardCharCount"`
+	} `json:"top_stats"`
 	RefError string `json:"reference_error"`
 }
 
@@ -122,10 +126,13 @@ func evaluate(dir, only string, verbose bool, w io.Writer) (summary, error) {
 				for _, t := range c.TopTies {
 					ok = ok || grammarbridge.Canonical(ms[0].Value) == grammarbridge.Canonical(t)
 				}
+				if st := c.TopStats; st != nil && (st.MatchedValueCount != ms[0].MatchedValues || st.WildcardCharCount != ms[0].WildcardChars) {
+					ok = false
+				}
 				if ok {
 					topAgree++
 				} else if verbose {
-					notes = append(notes, fmt.Sprintf("  %q: top %s, TypeAgent %s", c.Input, grammarbridge.Canonical(ms[0].Value), grammarbridge.Canonical(c.Top)))
+					notes = append(notes, fmt.Sprintf("  %q: top %s %d/%d, TypeAgent %s %v", c.Input, grammarbridge.Canonical(ms[0].Value), ms[0].MatchedValues, ms[0].WildcardChars, grammarbridge.Canonical(c.Top), *c.TopStats))
 				}
 			}
 		}
