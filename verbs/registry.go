@@ -1,0 +1,221 @@
+package verbs
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Verb is one verb of the registry: its vocabulary entry and, for custom
+// verbs, what it maps to.
+type Verb struct {
+	Spec
+	Examples  []string // few-shot examples for model instructions
+	Authority bool     // only agents holding the verb's authority role may use it
+
+	// Custom verbs only.
+	Custom             bool    // defined in dialect.toml rather than built in
+	MapsTo             string  // the built-in verb or configured tool it runs as
+	DefaultTarget      *Target // where a send-like verb delivers by default
+	Template           string  // fills {content} and other captured fields
+	RequiresPermission bool    // queue for approval instead of running
+	Priority           int     // settles an alias another verb claims too
+	Grammar            *GrammarRef
+}
+
+// Target is a delivery target named in configuration.
+type Target struct {
+	Type string
+	ID   string
+}
+
+// GrammarRef names a TypeAgent .agr grammar file and its start rule.
+type GrammarRef struct {
+	File  string
+	Start string
+}
+
+// Extension is one [dialect.verbs.NAME] table of dialect.toml, already
+// decoded. For a built-in NAME only ExtraAliases, Description, Examples,
+// RequiresPermission and Priority apply; otherwise it defines a custom
+// verb.
+type Extension struct {
+	Name               string
+	ExtraAliases       []string
+	Aliases            []string
+	MapsTo             string
+	DefaultTarget      *Target
+	Description        string
+	Examples           []string
+	Template           string
+	RequiresPermission bool
+	Strictness         string // "", "loose", "normal", "strict"
+	Priority           int
+	Grammar            *GrammarRef
+}
+
+// ConfigError is a problem with one extension: Key is the dotted key under
+// [dialect.verbs.NAME] that is wrong.
+type ConfigError struct {
+	Key string
+	Msg string
+}
+
+func (e *ConfigError) Error() string { return e.Key + ": " + e.Msg }
+
+// Registry is the vocabulary in force: the built-in verbs, extended and
+// added to by configuration. It is immutable once built and safe for
+// concurrent use.
+type Registry struct {
+	verbs []*Verb          // in order: built-ins, then custom verbs by name
+	by    map[string]*Verb // canonical name → verb
+}
+
+// authorityVerbs need an authority role (DIALECT.md §5).
+var authorityVerbs = map[string]bool{"approve": true, "deny": true, "escalate": true, "halt": true}
+
+// NewRegistry builds the registry from the built-in verbs and exts. Tools
+// names the configured tools a custom verb may map to besides built-ins.
+func NewRegistry(exts []Extension, tools []string) (*Registry, error) {
+	r := &Registry{by: map[string]*Verb{}}
+	for _, s := range Builtin() {
+		v := &Verb{Spec: s, Authority: authorityVerbs[s.Name]}
+		r.verbs = append(r.verbs, v)
+		r.by[s.Name] = v
+	}
+	exts = slices.Clone(exts)
+	slices.SortFunc(exts, func(a, b Extension) int { return strings.Compare(a.Name, b.Name) })
+	for _, e := range exts {
+		if err := r.apply(e, tools); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func (r *Registry) apply(e Extension, tools []string) error {
+	key := func(k string) string { return "dialect.verbs." + e.Name + "." + k }
+	name := strings.ToLower(strings.TrimSpace(e.Name))
+	if !validName(name) {
+		return &ConfigError{"dialect.verbs." + e.Name, "a verb name is a letter, then letters, digits, '_' or '-'"}
+	}
+	for _, a := range append(slices.Clone(e.ExtraAliases), e.Aliases...) {
+		if !validAlias(a) {
+			return &ConfigError{key("aliases"), fmt.Sprintf("%q is not a verb phrase (words of letters, digits, '_' or '-')", a)}
+		}
+	}
+	if v, ok := r.by[name]; ok && !v.Custom {
+		switch {
+		case len(e.Aliases) > 0:
+			return &ConfigError{key("aliases"), "a built-in verb takes extra_aliases, not aliases"}
+		case e.MapsTo != "", e.Template != "", e.DefaultTarget != nil, e.Grammar != nil, e.Strictness != "":
+			return &ConfigError{"dialect.verbs." + e.Name, "a built-in verb can only be given extra_aliases, description, examples, requires_permission and priority"}
+		}
+		v.Aliases = appendNew(slices.Clone(v.Aliases), e.ExtraAliases...)
+		if e.Description != "" {
+			v.Description = e.Description
+		}
+		v.Examples = append(v.Examples, e.Examples...)
+		v.RequiresPermission = v.RequiresPermission || e.RequiresPermission
+		v.Priority = e.Priority
+		return nil
+	}
+	if len(e.ExtraAliases) > 0 {
+		return &ConfigError{key("extra_aliases"), "extra_aliases extends a built-in verb; a custom verb takes aliases"}
+	}
+	if e.MapsTo == "" {
+		return &ConfigError{key("maps_to"), "a custom verb needs maps_to: a built-in verb or a configured tool"}
+	}
+	target, builtin := r.by[strings.ToLower(e.MapsTo)]
+	if builtin && target.Custom {
+		return &ConfigError{key("maps_to"), fmt.Sprintf("%q is itself a custom verb; map to a built-in verb or a tool", e.MapsTo)}
+	}
+	if !builtin && !slices.Contains(tools, e.MapsTo) {
+		return &ConfigError{key("maps_to"), fmt.Sprintf("%q is neither a built-in verb nor a configured tool", e.MapsTo)}
+	}
+	v := &Verb{
+		Spec:               Spec{Name: name, Aliases: appendNew(nil, e.Aliases...), Description: e.Description},
+		Examples:           e.Examples,
+		Custom:             true,
+		MapsTo:             strings.ToLower(e.MapsTo),
+		DefaultTarget:      e.DefaultTarget,
+		Template:           e.Template,
+		RequiresPermission: e.RequiresPermission,
+		Priority:           e.Priority,
+		Grammar:            e.Grammar,
+	}
+	if !builtin {
+		v.MapsTo = e.MapsTo // tool names keep their case
+	}
+	switch e.Strictness {
+	case "loose":
+		v.Strictness = Loose
+	case "strict":
+		v.Strictness = Strict
+	case "", "normal":
+		v.Strictness = Normal
+	default:
+		return &ConfigError{key("strictness"), fmt.Sprintf("%q is not loose, normal or strict", e.Strictness)}
+	}
+	if builtin {
+		// A custom verb is never more forgiving than what it runs as, and
+		// needs the same authority.
+		v.Strictness = max(v.Strictness, target.Strictness)
+		v.Authority = target.Authority
+	}
+	r.verbs = append(r.verbs, v)
+	r.by[name] = v
+	return nil
+}
+
+// Verb returns the verb with canonical name, or nil.
+func (r *Registry) Verb(name string) *Verb { return r.by[name] }
+
+// Verbs returns every verb, built-ins first, then custom verbs by name.
+func (r *Registry) Verbs() []*Verb { return slices.Clone(r.verbs) }
+
+// Claimants returns the canonical verbs that have name (case-insensitive,
+// whitespace-folded) as their name or one of their aliases, in registry
+// order. More than one means an alias conflict, settled by argument shape
+// and then priority.
+func (r *Registry) Claimants(name string) []string {
+	name = strings.Join(strings.Fields(strings.ToLower(name)), " ")
+	var out []string
+	for _, v := range r.verbs {
+		if v.Name == name || slices.Contains(v.Aliases, name) {
+			out = append(out, v.Name)
+		}
+	}
+	return out
+}
+
+func validName(s string) bool {
+	for i, c := range s {
+		isLetter := c >= 'a' && c <= 'z' || c > 127
+		if i == 0 && !isLetter || !(isLetter || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func validAlias(s string) bool {
+	ws := strings.Fields(strings.ToLower(s))
+	for _, w := range ws {
+		if !validName(w) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// appendNew appends the normalised names not already in dst.
+func appendNew(dst []string, names ...string) []string {
+	for _, n := range names {
+		n = strings.Join(strings.Fields(strings.ToLower(n)), " ")
+		if !slices.Contains(dst, n) {
+			dst = append(dst, n)
+		}
+	}
+	return dst
+}
