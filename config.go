@@ -30,6 +30,8 @@ type Config struct {
 	// Source names where the configuration came from: a file path, or
 	// "embedded default". It is not read from TOML.
 	Source string `toml:"-"`
+
+	raw []byte // the file's text, to place errors found after decoding
 }
 
 // DetectConfig configures the scanner (DIALECT.md §1–§3).
@@ -166,7 +168,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 			return nil, err
 		}
 	}
-	cfg.Source = name
+	cfg.Source, cfg.raw = name, data
 	if err := cfg.validate(name, data); err != nil {
 		return nil, err
 	}
@@ -234,17 +236,34 @@ func (c *Config) validate(name string, data []byte) error {
 	return errors.Join(errs...)
 }
 
-// findKey returns the position of the last dotted component of key in data,
-// as a best effort for errors found after decoding; 0, 0 when not found.
+// findKey returns the position of a dotted key in TOML data: the line
+// "last = ..." inside the table that holds it, or the table's header when
+// key names a table. It is a best effort for errors found after decoding
+// (dotted keys and inline tables are matched only as written in the bundled
+// file's style); 0, 0 when not found.
 func findKey(data []byte, key string) (line, col int) {
-	last := key[strings.LastIndexByte(key, '.')+1:]
+	table, last := "", key
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		table, last = key[:i], key[i+1:]
+	}
+	current := ""
+	headerLine, headerCol := 0, 0
 	for i, l := range strings.Split(string(data), "\n") {
 		t := strings.TrimLeft(l, " \t")
-		if strings.HasPrefix(t, last) && strings.HasPrefix(strings.TrimLeft(t[len(last):], " \t"), "=") {
-			return i + 1, len(l) - len(t) + 1
+		indent := len(l) - len(t) + 1
+		if strings.HasPrefix(t, "[") {
+			current = strings.Trim(strings.TrimSpace(strings.SplitN(t, "#", 2)[0]), "[]")
+			current = strings.ReplaceAll(current, " ", "")
+			if current == key {
+				headerLine, headerCol = i+1, indent
+			}
+			continue
+		}
+		if current == table && strings.HasPrefix(t, last) && strings.HasPrefix(strings.TrimLeft(t[len(last):], " \t"), "=") {
+			return i + 1, indent
 		}
 	}
-	return 0, 0
+	return headerLine, headerCol
 }
 
 // ConfigLookup is where LoadConfig looks, in order, after an explicit path.
