@@ -1,0 +1,698 @@
+package fuzzy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/antzucaro/matchr"
+	"github.com/pattern-dialect/dialect/morph"
+	"golang.org/x/text/unicode/norm"
+)
+
+// ErrBadEntry is wrapped by New's errors about the vocabulary it is given.
+var ErrBadEntry = errors.New("fuzzy: bad vocabulary entry")
+
+// Resolver resolves verb tokens against a fixed vocabulary. It is
+// read-only after New and safe for concurrent use.
+type Resolver struct {
+	opts  Options
+	lex   *morph.Lexicon
+	verbs []verbInfo
+
+	exact map[string][]int32 // name as registered → verbs
+	keys  map[string][]int32 // folded name → verbs
+
+	names       []nameInfo // every (folded name, verb) pair
+	byLen       [][]int32  // rune length → non-strict names of that length
+	strictNames []int32    // names of strict verbs
+	phon        map[string][]int32
+	maxWords    int // most words in a name
+
+	emb embedCache // embedding vectors of the names, filled on first use
+}
+
+type verbInfo struct {
+	name     string
+	strict   Strictness
+	priority int
+}
+
+type nameInfo struct {
+	key     string // folded
+	runes   []rune
+	sig     uint64
+	soundex string // "" when not phonetically indexed
+	verb    int32
+}
+
+// New builds a Resolver for the given vocabulary. Names are NFC-normalised
+// and folded (lower case; - and _ as spaces); a name may belong to several
+// verbs. It fails with an error wrapping ErrBadEntry when a verb is empty
+// or listed twice, or a name folds to nothing.
+func New(entries []Entry, opts Options) (*Resolver, error) {
+	opts.fill()
+	r := &Resolver{
+		opts:  opts,
+		lex:   morph.Default(),
+		exact: map[string][]int32{},
+		keys:  map[string][]int32{},
+		phon:  map[string][]int32{},
+	}
+	seenVerb := map[string]bool{}
+	for i, e := range entries {
+		v := fold(e.Verb)
+		if v == "" {
+			return nil, fmt.Errorf("%w: entry %d has no verb", ErrBadEntry, i)
+		}
+		if seenVerb[v] {
+			return nil, fmt.Errorf("%w: verb %q listed twice", ErrBadEntry, e.Verb)
+		}
+		seenVerb[v] = true
+		vi := int32(len(r.verbs))
+		r.verbs = append(r.verbs, verbInfo{name: v, strict: e.Strictness, priority: e.Priority})
+		seenKey := map[string]bool{}
+		for _, n := range append([]string{e.Verb}, e.Names...) {
+			k := fold(n)
+			if k == "" {
+				return nil, fmt.Errorf("%w: verb %q has an empty name", ErrBadEntry, e.Verb)
+			}
+			r.exact[n] = appendOnce(r.exact[n], vi)
+			if k != n {
+				r.exact[k] = appendOnce(r.exact[k], vi)
+			}
+			if seenKey[k] {
+				continue
+			}
+			seenKey[k] = true
+			r.keys[k] = appendOnce(r.keys[k], vi)
+			r.addName(k, vi, e.Strictness)
+		}
+	}
+	return r, nil
+}
+
+func appendOnce(s []int32, v int32) []int32 {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func (r *Resolver) addName(key string, verb int32, s Strictness) {
+	rs := []rune(key)
+	ni := int32(len(r.names))
+	nm := nameInfo{key: key, runes: rs, sig: signature(rs), verb: verb}
+	r.maxWords = max(r.maxWords, strings.Count(key, " ")+1)
+	if s == Strict {
+		r.names = append(r.names, nm)
+		r.strictNames = append(r.strictNames, ni)
+		return
+	}
+	if compact := strings.ReplaceAll(key, " ", ""); isASCIILetters(compact) && len(compact) >= 2 {
+		nm.soundex = matchr.Soundex(compact)
+		p, sec := matchr.DoubleMetaphone(compact)
+		for _, c := range []string{p, sec} {
+			if c != "" {
+				r.phon[c] = appendOnce(r.phon[c], ni)
+			}
+		}
+	}
+	r.names = append(r.names, nm)
+	for len(r.byLen) <= len(rs) {
+		r.byLen = append(r.byLen, nil)
+	}
+	r.byLen[len(rs)] = append(r.byLen[len(rs)], ni)
+}
+
+// Options returns the options in effect, defaults filled in.
+func (r *Resolver) Options() Options { return r.opts }
+
+// Resolve resolves one verb token (without its slash) through tiers 1–6,
+// the semantic tier using the offline lexicon only. It never does I/O.
+func (r *Resolver) Resolve(token string) Result {
+	if vs, ok := r.exact[token]; ok {
+		return r.hit(token, token, vs, TierExact, 1)
+	}
+	return r.slow(token)
+}
+
+// ResolveContext is Resolve followed, when the offline tiers find nothing,
+// by embedding similarity through Options.Embedder (if set). The error
+// reports a failing embedder; the Result is then the offline one.
+func (r *Resolver) ResolveContext(ctx context.Context, token string) (Result, error) {
+	res := r.Resolve(token)
+	if res.OK() || res.Code != UnknownVerb || r.opts.Embedder == nil || res.nearMiss {
+		return res, nil
+	}
+	key := fold(token)
+	if letterCount(key) < r.opts.MinFuzzyLen {
+		return res, nil
+	}
+	sem, err := r.embedTier(ctx, token, key)
+	if err != nil {
+		return res, err
+	}
+	if sem.Tier != TierNone || sem.Code == AmbiguousVerb {
+		return sem, nil
+	}
+	return res, nil
+}
+
+// hit builds the result for a match of name to the verbs vs at tier t.
+func (r *Resolver) hit(input, name string, vs []int32, t Tier, score float64) Result {
+	v := vs[0]
+	if len(vs) > 1 {
+		best, tied := v, false
+		for _, w := range vs[1:] {
+			switch pw, pb := r.verbs[w].priority, r.verbs[best].priority; {
+			case pw > pb:
+				best, tied = w, false
+			case pw == pb:
+				tied = true
+			}
+		}
+		if tied {
+			res := Result{Input: input, Code: AmbiguousVerb}
+			for _, w := range vs {
+				if r.verbs[w].priority == r.verbs[best].priority {
+					res.Candidates = append(res.Candidates, Candidate{Verb: r.verbs[w].name, Name: name, Tier: t, Score: score})
+				}
+			}
+			res.Candidates = r.trim(res.Candidates)
+			return res
+		}
+		v = best
+	}
+	return Result{Input: input, Verb: r.verbs[v].name, Name: name, Tier: t, Score: score}
+}
+
+func (r *Resolver) trim(cs []Candidate) []Candidate {
+	if len(cs) > r.opts.MaxCandidates {
+		return cs[:r.opts.MaxCandidates]
+	}
+	return cs
+}
+
+func (r *Resolver) slow(token string) Result {
+	if off := mixedScript(token); off >= 0 {
+		return Result{Input: token, Code: MixedScript, Offset: off}
+	}
+	key := fold(token)
+	if key == "" {
+		return Result{Input: token, Code: UnknownVerb}
+	}
+	if vs, ok := r.keys[key]; ok {
+		return r.hit(token, key, vs, TierCase, 0.98)
+	}
+	if !isASCII(key) {
+		// A verb spelled entirely in Cyrillic or Greek look-alikes is a
+		// spoof, not a word of another language.
+		if sk, ok := skeleton(key); ok && sk != key {
+			if _, hit := r.keys[sk]; hit {
+				return Result{Input: token, Code: MixedScript}
+			}
+		}
+	}
+
+	first, rest := key, ""
+	if i := strings.IndexByte(key, ' '); i >= 0 {
+		first, rest = key[:i], key[i:]
+	}
+	stems := append(append([]string(nil), r.lex.Irregular(first)...), morph.Stems(first)...)
+
+	// Tier 3: morphology, then spelling variants.
+	for _, s := range stems {
+		if vs, ok := r.keys[s+rest]; ok {
+			return r.guardStrict(r.hit(token, s+rest, vs, TierMorph, 0.95))
+		}
+	}
+	for _, w := range append([]string{first}, stems...) {
+		for _, v := range morph.Variants(w) {
+			if vs, ok := r.keys[v+rest]; ok {
+				return r.guardStrict(r.hit(token, v+rest, vs, TierSpelling, 0.9))
+			}
+		}
+	}
+
+	letters := letterCount(key)
+	if letters < r.opts.MinFuzzyLen {
+		return Result{Input: token, Code: UnknownVerb}
+	}
+	forms := make([]string, 0, 4)
+	forms = append(forms, key)
+	for _, s := range stems {
+		if letterCount(s) >= r.opts.MinFuzzyLen {
+			forms = append(forms, s+rest)
+		}
+	}
+
+	// A near miss of a strict verb stops here (DIALECT.md §4).
+	if res, ok := r.strictNearMiss(token, forms); ok {
+		return res
+	}
+
+	guarded := !r.opts.NoWordGuard && (r.lex.IsVerb(key) || rest == "" && len(r.lex.Lemmas(first)) > 0)
+	var sc scan
+	r.editScan(&sc, forms, !guarded)
+	if !guarded {
+		if res, ok := r.pick(token, sc.matches, TierEdit); ok {
+			return res
+		}
+		if !r.opts.NoPhonetic {
+			var ph scan
+			r.phoneticScan(&ph, key)
+			if res, ok := r.pick(token, ph.matches, TierPhonetic); ok {
+				return res
+			}
+		}
+	}
+	if !r.opts.NoLexicon {
+		if res, ok := r.lexiconTier(token, key, first, rest); ok {
+			return res
+		}
+	}
+	res := Result{Input: token, Code: UnknownVerb}
+	res.Candidates = r.trim(sc.suggestions())
+	return res
+}
+
+// guardStrict turns a tier-3 hit on a strict verb into a near miss:
+// /approved is not /approve.
+func (r *Resolver) guardStrict(res Result) Result {
+	if res.Verb == "" {
+		return res
+	}
+	for i := range r.verbs {
+		if r.verbs[i].name == res.Verb && r.verbs[i].strict == Strict {
+			return Result{Input: res.Input, Code: UnknownVerb, nearMiss: true,
+				Candidates: []Candidate{{Verb: res.Verb, Name: res.Name, Tier: res.Tier, Score: res.Score}}}
+		}
+	}
+	return res
+}
+
+// strictNearMiss reports a near miss of a strict verb: one of forms is
+// within the normal allowance of a strict verb's name.
+func (r *Resolver) strictNearMiss(token string, forms []string) (Result, bool) {
+	if len(r.strictNames) == 0 {
+		return Result{}, false
+	}
+	var buf [64]rune
+	var cands []Candidate
+	for _, f := range forms {
+		rs := toRunes(buf[:0], f)
+		k := r.opts.allowance(Normal, len(rs))
+		if k == 0 {
+			continue
+		}
+		sig := signature(rs)
+		for _, ni := range r.strictNames {
+			nm := &r.names[ni]
+			if sigDistance(sig, nm.sig) > 2*k {
+				continue
+			}
+			if d := osa(rs, nm.runes, k); d <= k {
+				cands = addCandidate(cands, Candidate{Verb: r.verbs[nm.verb].name, Name: nm.key, Tier: TierEdit, Score: editScore(d, len(rs), len(nm.runes))})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return Result{}, false
+	}
+	sortCandidates(cands)
+	return Result{Input: token, Code: UnknownVerb, nearMiss: true, Candidates: r.trim(cands)}, true
+}
+
+// match is a verb found by a fuzzy tier.
+type match struct {
+	verb int32
+	name int32
+	d    int
+}
+
+// scan collects the fuzzy matches of one tier and, for messages, names
+// just outside the allowance.
+type scan struct {
+	matches []match
+	near    []match
+	r       *Resolver
+	lens    []int // compared length per near entry
+}
+
+func (s *scan) suggestions() []Candidate {
+	var cs []Candidate
+	for _, m := range s.matches {
+		nm := &s.r.names[m.name]
+		cs = addCandidate(cs, Candidate{Verb: s.r.verbs[m.verb].name, Name: nm.key, Tier: TierEdit, Score: editScore(m.d, len(nm.runes), len(nm.runes))})
+	}
+	for _, m := range s.near {
+		nm := &s.r.names[m.name]
+		cs = addCandidate(cs, Candidate{Verb: s.r.verbs[m.verb].name, Name: nm.key, Tier: TierEdit, Score: editScore(m.d, len(nm.runes), len(nm.runes))})
+	}
+	sortCandidates(cs)
+	return cs
+}
+
+// editScan compares each form with the non-strict names whose length and
+// letter signature allow a distance within the largest allowance (plus one,
+// for suggestions). Matches within the verb's own allowance go to
+// s.matches when accept is set.
+func (r *Resolver) editScan(s *scan, forms []string, accept bool) {
+	s.r = r
+	var buf [64]rune
+	for fi, f := range forms {
+		rs := toRunes(buf[:0], f)
+		n := len(rs)
+		bound := r.opts.maxAllowance(n)
+		if fi == 0 {
+			bound++ // room for suggestions
+		}
+		if bound == 0 {
+			continue
+		}
+		sig := signature(rs)
+		for l := max(1, n-bound); l <= n+bound && l < len(r.byLen); l++ {
+			for _, ni := range r.byLen[l] {
+				nm := &r.names[ni]
+				if sigDistance(sig, nm.sig) > 2*bound {
+					continue
+				}
+				d := osa(rs, nm.runes, bound)
+				if d > bound {
+					continue
+				}
+				m := match{verb: nm.verb, name: ni, d: d}
+				allowed := r.opts.allowance(r.verbs[nm.verb].strict, n)
+				switch {
+				case accept && d <= allowed:
+					s.matches = addMatch(s.matches, m)
+				case d <= allowed+1 && 2*d < n:
+					s.near = addMatch(s.near, m)
+				}
+			}
+		}
+	}
+}
+
+// phoneticScan finds names whose Double Metaphone code equals the token's,
+// whose Soundex digits agree (so /data never sounds like "edit") and that
+// are within one edit more than the verb's allowance.
+func (r *Resolver) phoneticScan(s *scan, key string) {
+	s.r = r
+	compact := strings.ReplaceAll(key, " ", "")
+	if !isASCIILetters(compact) {
+		return
+	}
+	sx := matchr.Soundex(compact)
+	p, sec := matchr.DoubleMetaphone(compact)
+	var buf [64]rune
+	rs := toRunes(buf[:0], key)
+	for _, code := range []string{p, sec} {
+		if code == "" {
+			continue
+		}
+		for _, ni := range r.phon[code] {
+			nm := &r.names[ni]
+			if nm.soundex == "" || nm.soundex[1:] != sx[1:] {
+				continue
+			}
+			k := r.opts.allowance(r.verbs[nm.verb].strict, len(rs)) + 1
+			if d := osa(rs, nm.runes, k); d <= k {
+				s.matches = addMatch(s.matches, match{verb: nm.verb, name: ni, d: d})
+			}
+		}
+	}
+}
+
+func addMatch(ms []match, m match) []match {
+	for i := range ms {
+		if ms[i].verb == m.verb {
+			if m.d < ms[i].d {
+				ms[i] = m
+			}
+			return ms
+		}
+	}
+	return append(ms, m)
+}
+
+// pick returns the match with the smallest distance; two verbs at the same
+// distance are AMBIGUOUS_VERB.
+func (r *Resolver) pick(token string, ms []match, t Tier) (Result, bool) {
+	if len(ms) == 0 {
+		return Result{}, false
+	}
+	best := ms[0]
+	for _, m := range ms[1:] {
+		if m.d < best.d {
+			best = m
+		}
+	}
+	scale := 0.9
+	if t == TierPhonetic {
+		scale = 0.75
+	}
+	var tied []Candidate
+	for _, m := range ms {
+		nm := &r.names[m.name]
+		c := Candidate{Verb: r.verbs[m.verb].name, Name: nm.key, Tier: t, Score: scale * editScore(m.d, letterCount(token), len(nm.runes))}
+		tied = append(tied, c)
+	}
+	n := 0
+	for _, m := range ms {
+		if m.d == best.d {
+			n++
+		}
+	}
+	nm := &r.names[best.name]
+	if n > 1 {
+		sortCandidates(tied)
+		return Result{Input: token, Code: AmbiguousVerb, Candidates: r.trim(tied)}, true
+	}
+	return Result{Input: token, Verb: r.verbs[best.verb].name, Name: nm.key, Tier: t,
+		Score: scale * editScore(best.d, letterCount(token), len(nm.runes))}, true
+}
+
+// lexiconTier resolves a real English verb through its WordNet synonyms.
+func (r *Resolver) lexiconTier(token, key, first, rest string) (Result, bool) {
+	var lemmas []string
+	if rest == "" {
+		lemmas = r.lex.Lemmas(first)
+	} else if r.lex.IsVerb(key) {
+		lemmas = []string{key}
+	}
+	if len(lemmas) == 0 {
+		return Result{}, false
+	}
+	type sup struct {
+		verb int32
+		name string
+		w    float64
+	}
+	var sups []sup
+	for _, lem := range lemmas {
+		for _, syn := range r.lex.Synonyms(lem) {
+			for _, v := range r.keys[syn.Word] {
+				if r.verbs[v].strict == Strict {
+					continue
+				}
+				w := 1 / float64(syn.Sense*syn.Rank)
+				found := false
+				for i := range sups {
+					if sups[i].verb == v {
+						sups[i].w += w
+						found = true
+					}
+				}
+				if !found {
+					sups = append(sups, sup{verb: v, name: syn.Word, w: w})
+				}
+			}
+		}
+	}
+	if len(sups) == 0 {
+		return Result{}, false
+	}
+	// Rank by support; the score maps support onto (0, 0.75).
+	for i := 1; i < len(sups); i++ {
+		for j := i; j > 0 && (sups[j].w > sups[j-1].w || sups[j].w == sups[j-1].w && r.verbs[sups[j].verb].name < r.verbs[sups[j-1].verb].name); j-- {
+			sups[j], sups[j-1] = sups[j-1], sups[j]
+		}
+	}
+	cands := make([]Candidate, len(sups))
+	for i, s := range sups {
+		cands[i] = Candidate{Verb: r.verbs[s.verb].name, Name: s.name, Tier: TierSemantic, Score: 0.75 * (1 - math.Exp(-s.w))}
+	}
+	if sups[0].w < r.opts.LexiconMinSupport {
+		return Result{}, false
+	}
+	if len(sups) > 1 && sups[0].w < sups[1].w*r.opts.LexiconMargin {
+		return Result{Input: token, Code: AmbiguousVerb, Candidates: r.trim(cands)}, true
+	}
+	c := cands[0]
+	return Result{Input: token, Verb: c.Verb, Name: c.Name, Tier: TierSemantic, Score: c.Score}, true
+}
+
+// LongestPhrase returns how many of words (the verb token and the words
+// after it, as written) form the longest multi-word name of the
+// vocabulary, allowing an inflected first word ("looked up"); 0 when no
+// name of two or more words matches. A scanner uses it to extend a verb
+// token: "/look up the weather" → 2.
+func (r *Resolver) LongestPhrase(words []string) int {
+	if r.maxWords < 2 || len(words) < 2 {
+		return 0
+	}
+	n := min(len(words), r.maxWords)
+	first := fold(words[0])
+	if first == "" {
+		return 0
+	}
+	heads := append([]string{first}, morph.Stems(first)...)
+	heads = append(heads, r.lex.Irregular(first)...)
+	for ; n >= 2; n-- {
+		var b strings.Builder
+		for _, w := range words[1:n] {
+			b.WriteByte(' ')
+			b.WriteString(fold(w))
+		}
+		tail := b.String()
+		for _, h := range heads {
+			if _, ok := r.keys[h+tail]; ok {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// Verbs returns the canonical verbs of the vocabulary in entry order.
+func (r *Resolver) Verbs() []string {
+	out := make([]string, len(r.verbs))
+	for i, v := range r.verbs {
+		out[i] = v.name
+	}
+	return out
+}
+
+func editScore(d, a, b int) float64 {
+	m := max(a, b, 1)
+	s := 1 - float64(d)/float64(m)
+	if s < 0 {
+		return 0
+	}
+	return s
+}
+
+func addCandidate(cs []Candidate, c Candidate) []Candidate {
+	for i := range cs {
+		if cs[i].Verb == c.Verb {
+			if c.Score > cs[i].Score {
+				cs[i] = c
+			}
+			return cs
+		}
+	}
+	return append(cs, c)
+}
+
+func sortCandidates(cs []Candidate) {
+	// insertion sort: a handful of elements, stable by score then verb.
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && (cs[j].Score > cs[j-1].Score || cs[j].Score == cs[j-1].Score && cs[j].Verb < cs[j-1].Verb); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+// fold is the key of tier 2: valid UTF-8, NFC, lower case, with runs of
+// whitespace, - and _ as one space, trimmed.
+func fold(s string) string {
+	if isASCII(s) {
+		clean := true
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if c >= 'A' && c <= 'Z' || c == '-' || c == '_' || c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ') || c < ' ' || c == '\t' {
+				clean = false
+				break
+			}
+		}
+		if clean {
+			return s
+		}
+	} else {
+		s = norm.NFC.String(strings.ToValidUTF8(s, "\uFFFD"))
+	}
+	s = strings.ToLower(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, c := range s {
+		if c == '-' || c == '_' || unicode.IsSpace(c) {
+			space = b.Len() > 0
+			continue
+		}
+		if unicode.IsControl(c) {
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetters(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// letterCount counts the runes of a folded key, spaces excluded.
+func letterCount(s string) int {
+	n := 0
+	for _, c := range s {
+		if c != ' ' {
+			n++
+		}
+	}
+	return n
+}
+
+func toRunes(buf []rune, s string) []rune {
+	for _, c := range s {
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+// embedCache holds the names' embedding vectors once computed.
+type embedCache struct {
+	mu      sync.Mutex
+	vectors [][]float32 // per name index; nil for strict names
+	ready   bool
+}

@@ -1,0 +1,390 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/antzucaro/matchr"
+	"github.com/pattern-dialect/dialect/fuzzy"
+	"github.com/pattern-dialect/dialect/morph"
+	"github.com/pattern-dialect/dialect/verbs"
+)
+
+// builtinEntries is the built-in vocabulary as resolver entries.
+func builtinEntries() []fuzzy.Entry {
+	var es []fuzzy.Entry
+	for _, s := range verbs.Builtin() {
+		es = append(es, fuzzy.Entry{Verb: s.Name, Names: s.Aliases, Strictness: fuzzy.Strictness(s.Strictness)})
+	}
+	return es
+}
+
+// owners maps every name of the entries to the verbs that claim it, and
+// says which verbs are strict.
+func owners(es []fuzzy.Entry) (map[string][]string, map[string]bool) {
+	own := map[string][]string{}
+	strict := map[string]bool{}
+	for _, e := range es {
+		if e.Strictness == fuzzy.Strict {
+			strict[e.Verb] = true
+		}
+		for _, n := range append([]string{e.Verb}, e.Names...) {
+			own[n] = append(own[n], e.Verb)
+		}
+	}
+	return own, strict
+}
+
+// readTSV reads a tab-separated file with a header line.
+func readTSV(r io.Reader) ([][]string, error) {
+	var rows [][]string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	first := true
+	for sc.Scan() {
+		if first {
+			first = false
+			continue
+		}
+		if sc.Text() == "" {
+			continue
+		}
+		rows = append(rows, strings.Split(sc.Text(), "\t"))
+	}
+	return rows, sc.Err()
+}
+
+// share is a count out of a total.
+type share struct{ n, of int }
+
+func (s share) String() string {
+	if s.of == 0 {
+		return "0/0"
+	}
+	return fmt.Sprintf("%d/%d = %.2f%%", s.n, s.of, 100*float64(s.n)/float64(s.of))
+}
+
+// morphReport is (b): normalize(form) == lemma, per feature.
+type morphReport struct {
+	perFeature map[string]*share
+	all        share
+	misses     []string
+}
+
+func evalMorph(rows [][]string) morphReport {
+	rep := morphReport{perFeature: map[string]*share{}}
+	for _, r := range rows {
+		if len(r) < 3 {
+			continue
+		}
+		f := rep.perFeature[r[2]]
+		if f == nil {
+			f = &share{}
+			rep.perFeature[r[2]] = f
+		}
+		f.of++
+		rep.all.of++
+		if got := morph.Normalize(r[0]); got == r[1] {
+			f.n++
+			rep.all.n++
+		} else if len(rep.misses) < 20 {
+			rep.misses = append(rep.misses, fmt.Sprintf("%s→%s (want %s)", r[0], got, r[1]))
+		}
+	}
+	return rep
+}
+
+// spellReport is (a) for one vocabulary and one slice of rows.
+type spellReport struct {
+	rows, correct, wrong, unresolved int
+	strictRows, strictResolved       int // strict verbs: any resolution is wrong
+	strictSuggested                  int // near miss naming the right verb
+	byDist                           map[int][3]int
+	wrongExamples                    []string
+}
+
+// evalMisspellings resolves every row whose lemma is a name in vocab (the
+// names of interest) and scores it against the verbs owning that name.
+func evalMisspellings(rows [][]string, r *fuzzy.Resolver, own map[string][]string, strict map[string]bool, maxDist int) spellReport {
+	rep := spellReport{byDist: map[int][3]int{}}
+	for _, row := range rows {
+		if len(row) < 3 {
+			continue
+		}
+		want, ok := own[row[2]]
+		if !ok {
+			continue
+		}
+		d := matchr.DamerauLevenshtein(row[0], row[1])
+		if maxDist > 0 && d > maxDist {
+			continue
+		}
+		res := r.Resolve(row[0])
+		if strict[want[0]] {
+			rep.strictRows++
+			if res.OK() {
+				rep.strictResolved++
+				rep.wrongExamples = append(rep.wrongExamples, fmt.Sprintf("%s→%s (%s, strict %s)", row[0], res.Verb, res.Tier, want[0]))
+			} else if len(res.Candidates) > 0 && res.Candidates[0].Verb == want[0] {
+				rep.strictSuggested++
+			}
+			continue
+		}
+		rep.rows++
+		bd := rep.byDist[d]
+		switch {
+		case res.OK() && contains(want, res.Verb):
+			rep.correct++
+			bd[0]++
+		case res.OK():
+			rep.wrong++
+			bd[1]++
+			if len(rep.wrongExamples) < 15 {
+				rep.wrongExamples = append(rep.wrongExamples, fmt.Sprintf("%s→%s (%s, want %s)", row[0], res.Verb, res.Tier, strings.Join(want, "|")))
+			}
+		case res.Code == fuzzy.AmbiguousVerb && len(want) > 1:
+			// a name two verbs claim: AMBIGUOUS_VERB is the designed answer.
+			rep.correct++
+			bd[0]++
+		default:
+			rep.unresolved++
+			bd[2]++
+		}
+		rep.byDist[d] = bd
+	}
+	return rep
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// bigVocabulary returns our entries plus the most frequent lemmas of rows
+// (as normal custom verbs) until there are size verbs.
+func bigVocabulary(rows [][]string, size int) []fuzzy.Entry {
+	es := builtinEntries()
+	own, _ := owners(es)
+	count := map[string]int{}
+	for _, r := range rows {
+		if len(r) >= 3 {
+			count[r[2]]++
+		}
+	}
+	lemmas := make([]string, 0, len(count))
+	for l := range count {
+		lemmas = append(lemmas, l)
+	}
+	sort.Slice(lemmas, func(i, j int) bool {
+		if count[lemmas[i]] != count[lemmas[j]] {
+			return count[lemmas[i]] > count[lemmas[j]]
+		}
+		return lemmas[i] < lemmas[j]
+	})
+	for _, l := range lemmas {
+		if len(es) >= size {
+			break
+		}
+		if _, ok := own[l]; ok {
+			continue
+		}
+		es = append(es, fuzzy.Entry{Verb: l})
+	}
+	return es
+}
+
+// phoneticReport is (c).
+type phoneticReport struct {
+	soundex, metaphone, metaphone4, equalPairs, difference share
+}
+
+func evalPhonetic(dir string) (phoneticReport, error) {
+	var rep phoneticReport
+	load := func(name string) ([][]string, error) {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return readTSV(f)
+	}
+	rows, err := load("soundex.tsv")
+	if err != nil {
+		return rep, err
+	}
+	for _, r := range rows {
+		if len(r) < 2 {
+			continue
+		}
+		rep.soundex.of++
+		if matchr.Soundex(r[0]) == r[1] {
+			rep.soundex.n++
+		}
+	}
+	if rows, err = load("metaphone.tsv"); err != nil {
+		return rep, err
+	}
+	for _, r := range rows {
+		if len(r) < 2 {
+			continue
+		}
+		p, _ := matchr.DoubleMetaphone(r[0])
+		rep.metaphone.of++
+		if p == r[1] {
+			rep.metaphone.n++
+		}
+		want := r[1]
+		if len(want) > 4 {
+			want = want[:4]
+		}
+		rep.metaphone4.of++
+		if p == want {
+			rep.metaphone4.n++
+		}
+	}
+	if rows, err = load("metaphone_equal_pairs.tsv"); err != nil {
+		return rep, err
+	}
+	for _, r := range rows {
+		if len(r) < 2 {
+			continue
+		}
+		a1, a2 := matchr.DoubleMetaphone(r[0])
+		b1, b2 := matchr.DoubleMetaphone(r[1])
+		rep.equalPairs.of++
+		if a1 == b1 || a1 == b2 || a2 == b1 || a2 != "" && a2 == b2 {
+			rep.equalPairs.n++
+		}
+	}
+	if rows, err = load("soundex_difference.tsv"); err != nil {
+		return rep, err
+	}
+	for _, r := range rows {
+		if len(r) < 3 {
+			continue
+		}
+		rep.difference.of++
+		if fmt.Sprint(soundexDifference(r[0], r[1])) == r[2] {
+			rep.difference.n++
+		}
+	}
+	return rep, nil
+}
+
+// soundexDifference is the number of equal positions of two Soundex codes
+// (0–4), as commons-codec defines it; blank input gives 0.
+func soundexDifference(a, b string) int {
+	if strings.TrimSpace(a) == "" || strings.TrimSpace(b) == "" {
+		return 0
+	}
+	x, y := matchr.Soundex(a), matchr.Soundex(b)
+	n := 0
+	for i := 0; i < len(x) && i < len(y); i++ {
+		if x[i] == y[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// slashToken is one /word found at a word start.
+type slashToken struct {
+	word string
+	file string
+}
+
+// findSlashWords returns every /word at a word start in text: the slash
+// is at the start or after a character that is not a letter, digit, _, /,
+// ., :, ~, - or \; the word is a letter then letters, digits, _ or -.
+func findSlashWords(text string) []string {
+	var out []string
+	rs := []rune(text)
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '/' {
+			continue
+		}
+		if i > 0 {
+			p := rs[i-1]
+			if unicode.IsLetter(p) || unicode.IsDigit(p) || strings.ContainsRune("_/.:~-\\", p) {
+				continue
+			}
+		}
+		j := i + 1
+		if j >= len(rs) || !unicode.IsLetter(rs[j]) {
+			continue
+		}
+		for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) || rs[j] == '_' || rs[j] == '-' || unicode.Is(unicode.Mn, rs[j])) {
+			j++
+		}
+		out = append(out, strings.TrimRight(string(rs[i+1:j]), "-_"))
+		i = j - 1
+	}
+	return out
+}
+
+// falseReport is (d).
+type falseReport struct {
+	tokens   int
+	distinct map[string]int
+	resolved map[string]fuzzy.Result // distinct words that resolved
+}
+
+func evalFalseMatches(dir string, r *fuzzy.Resolver) (falseReport, error) {
+	rep := falseReport{distinct: map[string]int{}, resolved: map[string]fuzzy.Result{}}
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return rep, err
+	}
+	if len(files) == 0 {
+		return rep, fmt.Errorf("no .jsonl files in %s", dir)
+	}
+	for _, name := range files {
+		if err := scanOutputs(name, func(text string) {
+			for _, w := range findSlashWords(text) {
+				rep.tokens++
+				rep.distinct[w]++
+			}
+		}); err != nil {
+			return rep, err
+		}
+	}
+	for w := range rep.distinct {
+		if res := r.Resolve(w); res.OK() {
+			rep.resolved[w] = res
+		}
+	}
+	return rep, nil
+}
+
+func scanOutputs(path string, fn func(text string)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		var rec struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		fn(rec.Text)
+	}
+	return sc.Err()
+}

@@ -1,0 +1,152 @@
+// Command resolve evaluates verb resolution (issue 3) on the shared data:
+//
+//	go run ./internal/eval/resolve [-data ../shared/data] [-vocab 1000]
+//
+// It prints (a) misspellings resolved with our vocabulary and with a large
+// one, (b) morphology per feature, (c) phonetic encoder agreement with test
+// vectors and (d) the /word tokens of real model outputs that resolve to a
+// verb. The data directory defaults to $DIALECT_DATA, else ../shared/data.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/pattern-dialect/dialect/fuzzy"
+)
+
+func main() {
+	def := os.Getenv("DIALECT_DATA")
+	if def == "" {
+		def = filepath.Join("..", "shared", "data")
+	}
+	data := flag.String("data", def, "shared data directory")
+	size := flag.Int("vocab", 1000, "verbs in the large vocabulary")
+	flag.Parse()
+	if _, err := os.Stat(*data); err != nil {
+		fmt.Fprintf(os.Stderr, "resolve eval: no data at %s (set -data or DIALECT_DATA): %v\n", *data, err)
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, *data, *size); err != nil {
+		fmt.Fprintln(os.Stderr, "resolve eval:", err)
+		os.Exit(1)
+	}
+}
+
+func readTSVFile(path string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readTSV(f)
+}
+
+func run(w io.Writer, data string, size int) error {
+	ours := builtinEntries()
+	r, err := fuzzy.New(ours, fuzzy.Options{})
+	if err != nil {
+		return err
+	}
+	own, strict := owners(ours)
+
+	// (a) misspellings
+	rows, err := readTSVFile(filepath.Join(data, "misspellings", "verb_misspellings.tsv"))
+	if err != nil {
+		return err
+	}
+	big := bigVocabulary(rows, size)
+	rb, err := fuzzy.New(big, fuzzy.Options{})
+	if err != nil {
+		return err
+	}
+	bigOwn, bigStrict := owners(big)
+	fmt.Fprintln(w, "(a) misspellings (misspellings/verb_misspellings.tsv)")
+	printSpell(w, fmt.Sprintf("our vocabulary (%d verbs), rows whose lemma is one of our names, edit distance <= 2", len(ours)), evalMisspellings(rows, r, own, strict, 2))
+	printSpell(w, "our vocabulary, same rows, any distance", evalMisspellings(rows, r, own, strict, 0))
+	printSpell(w, fmt.Sprintf("%d-verb vocabulary, rows whose lemma is one of our names, edit distance <= 2", len(big)), evalMisspellings(rows, rb, own, strict, 2))
+	printSpell(w, fmt.Sprintf("%d-verb vocabulary, rows whose lemma is any of its verbs, edit distance <= 2", len(big)), evalMisspellings(rows, rb, bigOwn, bigStrict, 2))
+
+	// (b) morphology
+	mrows, err := readTSVFile(filepath.Join(data, "morph", "verb_inflections.tsv"))
+	if err != nil {
+		return err
+	}
+	m := evalMorph(mrows)
+	fmt.Fprintln(w, "\n(b) morphology: normalize(form) == lemma (morph/verb_inflections.tsv)")
+	feats := make([]string, 0, len(m.perFeature))
+	for f := range m.perFeature {
+		feats = append(feats, f)
+	}
+	sort.Strings(feats)
+	for _, f := range feats {
+		fmt.Fprintf(w, "  %-9s %s\n", f, m.perFeature[f])
+	}
+	fmt.Fprintf(w, "  %-9s %s\n", "overall", m.all)
+	fmt.Fprintf(w, "  first misses: %s\n", strings.Join(m.misses, ", "))
+
+	// (c) phonetics
+	p, err := evalPhonetic(filepath.Join(data, "phonetic"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\n(c) phonetic encoders (antzucaro/matchr) against phonetic/ test vectors")
+	fmt.Fprintf(w, "  Soundex codes (soundex.tsv):                       %s\n", p.soundex)
+	fmt.Fprintf(w, "  Soundex difference (soundex_difference.tsv):       %s\n", p.difference)
+	fmt.Fprintf(w, "  Double Metaphone primary = Metaphone (metaphone.tsv): %s\n", p.metaphone)
+	fmt.Fprintf(w, "  same, expected code cut to 4 letters:              %s\n", p.metaphone4)
+	fmt.Fprintf(w, "  Double Metaphone equal on Metaphone-equal pairs:   %s\n", p.equalPairs)
+
+	// (d) false matches
+	for _, v := range []struct {
+		name string
+		r    *fuzzy.Resolver
+	}{{"our vocabulary", r}, {fmt.Sprintf("%d-verb vocabulary", len(big)), rb}} {
+		fr, err := evalFalseMatches(filepath.Join(data, "llm_outputs"), v.r)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\n(d) /word tokens at a word start in llm_outputs/, %s: %d tokens, %d distinct, %d distinct resolve to a verb\n",
+			v.name, fr.tokens, len(fr.distinct), len(fr.resolved))
+		words := make([]string, 0, len(fr.resolved))
+		for w := range fr.resolved {
+			words = append(words, w)
+		}
+		sort.Strings(words)
+		nonExact := 0
+		for _, t := range words {
+			res := fr.resolved[t]
+			if res.Tier != fuzzy.TierExact && res.Tier != fuzzy.TierCase {
+				nonExact++
+			}
+			fmt.Fprintf(w, "  /%s ×%d → %s (%s)\n", t, fr.distinct[t], res.Verb, res.Tier)
+		}
+		fmt.Fprintf(w, "  resolved by a tier other than exact/case: %d\n", nonExact)
+	}
+	return nil
+}
+
+func printSpell(w io.Writer, title string, s spellReport) {
+	fmt.Fprintf(w, "  %s\n", title)
+	fmt.Fprintf(w, "    non-strict rows %d: right verb %s, wrong verb %s, unresolved %s\n",
+		s.rows, share{s.correct, s.rows}, share{s.wrong, s.rows}, share{s.unresolved, s.rows})
+	ds := make([]int, 0, len(s.byDist))
+	for d := range s.byDist {
+		ds = append(ds, d)
+	}
+	sort.Ints(ds)
+	for _, d := range ds {
+		c := s.byDist[d]
+		fmt.Fprintf(w, "      distance %d: right %d, wrong %d, unresolved %d\n", d, c[0], c[1], c[2])
+	}
+	fmt.Fprintf(w, "    strict-verb rows %d: resolved to a verb %d (must be 0), near miss naming the verb %d\n",
+		s.strictRows, s.strictResolved, s.strictSuggested)
+	if len(s.wrongExamples) > 0 {
+		fmt.Fprintf(w, "    wrong: %s\n", strings.Join(s.wrongExamples, ", "))
+	}
+}
