@@ -1,0 +1,343 @@
+package failures
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pattern-dialect/dialect/internal/sqlite"
+)
+
+// MaxRaw is the most bytes of an action's raw text that a row keeps; longer
+// text (an INPUT_TOO_LARGE action is up to 64 KiB and more) is cut on a rune
+// boundary and marked with a trailing "…".
+const MaxRaw = 4096
+
+// MaxContext is the most bytes of the context hint a row keeps.
+const MaxContext = 1024
+
+// Failure is one row of the failure log: one action in an executable
+// position that could not run.
+type Failure struct {
+	ID      int64     `json:"id"`
+	Time    time.Time `json:"time"`
+	Code    Code      `json:"code"`
+	Raw     string    `json:"raw"`               // the action as written, "/serch deadlines"
+	Token   string    `json:"token"`             // the verb token as written, "serch"
+	Verb    string    `json:"verb,omitempty"`    // the canonical verb, when it was resolved
+	Agent   string    `json:"agent,omitempty"`   // who wrote it
+	Model   string    `json:"model,omitempty"`   // which model
+	Session string    `json:"session,omitempty"` // for grouping related failures
+	Detail  Detail    `json:"detail,omitempty"`
+	// Candidates are what the matcher offered, best first.
+	Candidates []Candidate `json:"candidates,omitempty"`
+	// Context is the hint of what the agent was trying to do: the sentence
+	// before the action.
+	Context string `json:"context,omitempty"`
+}
+
+// Candidate is one verb the matcher considered for the token.
+type Candidate struct {
+	Verb  string  `json:"verb"`
+	Score float64 `json:"score"`
+	Tier  string  `json:"tier,omitempty"`
+}
+
+// Subject is the pattern key of the failure: its detail's subject, or for a
+// failure without details the lower-cased token when the verb was unknown.
+func (f *Failure) Subject() string {
+	if f.Detail != nil {
+		return f.Detail.Subject()
+	}
+	if f.Code == UnknownVerb || f.Code == MixedScript {
+		return normWord(f.Token)
+	}
+	return ""
+}
+
+// ErrInvalid is returned (wrapped in *InvalidError) for a row that cannot be
+// recorded.
+var ErrInvalid = errors.New("invalid failure")
+
+// InvalidError says which row of a batch was rejected and why. A batch with
+// an invalid row records nothing.
+type InvalidError struct {
+	Index  int // position in the batch, 0 for Record
+	Reason string
+}
+
+func (e *InvalidError) Error() string {
+	return fmt.Sprintf("failures: row %d: %s", e.Index, e.Reason)
+}
+
+// Unwrap makes errors.Is(err, ErrInvalid) true.
+func (e *InvalidError) Unwrap() error { return ErrInvalid }
+
+// Log is the failure log in a SQLite database. It is safe for concurrent
+// use, and many processes may write to the same file at once.
+type Log struct {
+	db    *sqlite.DB
+	own   bool             // Close closes db
+	clock func() time.Time // the time of rows recorded without one
+}
+
+// Option configures a Log.
+type Option func(*Log)
+
+// WithClock sets the clock used for rows without a time and for "now" in
+// queries; tests use it to pin time.
+func WithClock(now func() time.Time) Option { return func(l *Log) { l.clock = now } }
+
+// Open opens the database at path with this package's migrations and
+// returns its log. Close closes the database.
+func Open(ctx context.Context, path string, opts ...Option) (*Log, error) {
+	db, err := sqlite.Open(ctx, path, Migrations()...)
+	if err != nil {
+		return nil, err
+	}
+	l := New(db, opts...)
+	l.own = true
+	return l, nil
+}
+
+// New returns the log stored in db, which must have been opened with
+// Migrations() among its migrations. Close does not close db.
+func New(db *sqlite.DB, opts ...Option) *Log {
+	l := &Log{db: db, clock: time.Now}
+	for _, o := range opts {
+		o(l)
+	}
+	return l
+}
+
+// Close closes the database if the log opened it.
+func (l *Log) Close() error {
+	if l.own {
+		return l.db.Close()
+	}
+	return nil
+}
+
+// DB returns the database the log is stored in.
+func (l *Log) DB() *sqlite.DB { return l.db }
+
+func (l *Log) now() time.Time { return l.clock() }
+
+// row is a failure prepared for insertion.
+type row struct {
+	ts                                                 int64
+	code, token, verb, subject, raw, agent, model, ses string
+	detail, cands                                      sql.NullString
+	ctx                                                string
+}
+
+// prepare validates f and turns it into column values.
+func (l *Log) prepare(i int, f *Failure, now time.Time) (row, error) {
+	if f.Code == "" && f.Detail != nil {
+		f.Code = f.Detail.Code()
+	}
+	if !f.Code.valid() {
+		return row{}, &InvalidError{i, fmt.Sprintf("code %q is not a failure code", f.Code)}
+	}
+	if f.Detail != nil && f.Detail.Code() != f.Code {
+		return row{}, &InvalidError{i, fmt.Sprintf("detail is for %s, row is %s", f.Detail.Code(), f.Code)}
+	}
+	if strings.TrimSpace(f.Raw) == "" {
+		return row{}, &InvalidError{i, "raw input is empty"}
+	}
+	ts := f.Time
+	if ts.IsZero() {
+		ts = now
+	}
+	r := row{
+		ts:      ts.UnixMilli(),
+		code:    string(f.Code),
+		token:   clean(f.Token, 256),
+		verb:    clean(f.Verb, 256),
+		subject: clean(f.Subject(), 256),
+		raw:     clean(f.Raw, MaxRaw),
+		agent:   clean(f.Agent, 256),
+		model:   clean(f.Model, 256),
+		ses:     clean(f.Session, 256),
+		ctx:     clean(f.Context, MaxContext),
+	}
+	if f.Detail != nil {
+		b, err := json.Marshal(f.Detail)
+		if err != nil {
+			return row{}, &InvalidError{i, "detail: " + err.Error()}
+		}
+		r.detail = sql.NullString{String: string(b), Valid: true}
+	}
+	if len(f.Candidates) > 0 {
+		b, err := json.Marshal(f.Candidates)
+		if err != nil {
+			return row{}, &InvalidError{i, "candidates: " + err.Error()}
+		}
+		r.cands = sql.NullString{String: string(b), Valid: true}
+	}
+	return r, nil
+}
+
+// clean replaces invalid UTF-8 and cuts s to at most n bytes, marking a cut
+// with "…".
+func clean(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	return clip(s, n-len("…")) + "…"
+}
+
+// Record logs one failure and returns its id. A zero Time means now; a
+// missing Code is taken from Detail.
+func (l *Log) Record(ctx context.Context, f Failure) (int64, error) {
+	r, err := l.prepare(0, &f, l.now())
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = l.db.Write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, insertPrefix+insertValues, r.args()...)
+		if err != nil {
+			return err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		return bumpDaily(ctx, tx, map[dailyKey]int{r.key(): 1})
+	})
+	if err != nil {
+		return 0, fmt.Errorf("failures: record: %w", err)
+	}
+	return id, nil
+}
+
+// batchRows is how many rows one INSERT statement carries (12 parameters
+// each, well under SQLite's limit of 32766).
+const batchRows = 200
+
+const insertPrefix = `INSERT INTO failures (ts, code, token, verb, subject, raw, agent, model, session, details, candidates, context) VALUES `
+const insertValues = `(?,?,?,?,?,?,?,?,?,?,?,?)`
+
+func (r *row) args() []any {
+	return []any{r.ts, r.code, r.token, r.verb, r.subject, r.raw, r.agent, r.model, r.ses, r.detail, r.cands, r.ctx}
+}
+
+// RecordBatch logs many failures in one transaction: all or none. It is
+// the fast path for a runtime that buffers failures, and for imports.
+func (l *Log) RecordBatch(ctx context.Context, fs []Failure) error {
+	if len(fs) == 0 {
+		return nil
+	}
+	now := l.now()
+	rows := make([]row, len(fs))
+	daily := map[dailyKey]int{}
+	for i := range fs {
+		f := fs[i] // prepare may fill Code; do not write to the caller's slice
+		r, err := l.prepare(i, &f, now)
+		if err != nil {
+			return err
+		}
+		rows[i] = r
+		daily[r.key()]++
+	}
+	full := insertPrefix + strings.Repeat(insertValues+",", batchRows-1) + insertValues
+	err := l.db.Write(ctx, func(tx *sql.Tx) error {
+		var stmt *sql.Stmt
+		args := make([]any, 0, 12*batchRows)
+		for start := 0; start < len(rows); start += batchRows {
+			end := min(start+batchRows, len(rows))
+			args = args[:0]
+			for i := start; i < end; i++ {
+				args = append(args, rows[i].args()...)
+			}
+			var err error
+			if end-start == batchRows {
+				if stmt == nil {
+					if stmt, err = tx.PrepareContext(ctx, full); err != nil {
+						return err
+					}
+					defer stmt.Close()
+				}
+				_, err = stmt.ExecContext(ctx, args...)
+			} else {
+				q := insertPrefix + strings.Repeat(insertValues+",", end-start-1) + insertValues
+				_, err = tx.ExecContext(ctx, q, args...)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return bumpDaily(ctx, tx, daily)
+	})
+	if err != nil {
+		return fmt.Errorf("failures: record batch of %d: %w", len(fs), err)
+	}
+	return nil
+}
+
+// dailyKey is one cell of the daily roll-up.
+type dailyKey struct {
+	day                        int64
+	model, code, verb, subject string
+}
+
+const dayMillis = int64(24 * time.Hour / time.Millisecond)
+
+func (r *row) key() dailyKey {
+	return dailyKey{floorDiv(r.ts, dayMillis), r.model, r.code, r.verb, r.subject}
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// bumpDaily adds counts to the daily roll-up, in the same transaction as
+// the rows they count, so the two never disagree.
+func bumpDaily(ctx context.Context, tx *sql.Tx, daily map[dailyKey]int) error {
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO failure_daily (day, model, code, verb, subject, n) VALUES (?,?,?,?,?,?)
+		ON CONFLICT (day, model, code, verb, subject) DO UPDATE SET n = n + excluded.n`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for k, n := range daily {
+		if _, err := stmt.ExecContext(ctx, k.day, k.model, k.code, k.verb, k.subject, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RecordSuccess counts n actions of model that ran, for failure rates: one
+// upsert into a per-model, per-day counter, not a row per action.
+func (l *Log) RecordSuccess(ctx context.Context, model string, n int) error {
+	return l.RecordSuccessAt(ctx, model, l.now(), n)
+}
+
+// RecordSuccessAt is RecordSuccess for actions that ran at time at (for
+// imports and generated loads).
+func (l *Log) RecordSuccessAt(ctx context.Context, model string, at time.Time, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	day := floorDiv(at.UnixMilli(), dayMillis)
+	model = clean(model, 256)
+	err := l.db.Write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO action_counts (day, model, ok) VALUES (?,?,?)
+			ON CONFLICT (day, model) DO UPDATE SET ok = ok + excluded.ok`, day, model, n)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("failures: record success: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,368 @@
+package failures
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// SuggestConfig says how alias suggestions are made.
+type SuggestConfig struct {
+	// Matcher finds the verb an unknown token is close to. Required for
+	// suggestions; with nil Matcher there are none.
+	Matcher Matcher
+	// Known holds every existing verb and alias, lower-case: a token in it
+	// is never suggested again.
+	Known map[string]bool
+	// Exclude holds verbs that never get suggested aliases (the strict
+	// verbs approve, deny and halt: a near miss of them must stay a failure).
+	Exclude map[string]bool
+	// MinCount is the fewest occurrences a token needs (default 3).
+	MinCount int
+	// MinConfidence is the least matcher confidence (default 0.5).
+	MinConfidence float64
+	// Examples is how many example usages to attach (default 3).
+	Examples int
+}
+
+func (c SuggestConfig) withDefaults() SuggestConfig {
+	if c.MinCount <= 0 {
+		c.MinCount = 3
+	}
+	if c.MinConfidence <= 0 {
+		c.MinConfidence = 0.5
+	}
+	if c.Examples <= 0 {
+		c.Examples = 3
+	}
+	return c
+}
+
+// AliasCandidate is a token that models keep writing for an existing verb.
+type AliasCandidate struct {
+	Alias      string         `json:"alias"`
+	Verb       string         `json:"verb"`
+	Count      int            `json:"count"`
+	Confidence float64        `json:"confidence"`
+	Score      float64        `json:"score"` // Count × Confidence, the rank
+	ByModel    map[string]int `json:"by_model"`
+	Examples   []Example      `json:"examples,omitempty"`
+}
+
+// SuggestAliases returns alias candidates from the UNKNOWN_VERB failures
+// since the given time: tokens seen at least MinCount times, that the
+// matcher puts close to an existing verb with at least MinConfidence, that
+// are not already verbs or aliases, ranked by count × confidence.
+func (l *Log) SuggestAliases(ctx context.Context, since time.Time, cfg SuggestConfig) ([]AliasCandidate, error) {
+	cs, err := l.cells(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	out := suggest(unknownVerbs(cs), cfg)
+	for i := range out {
+		if out[i].Examples, err = l.examples(ctx, UnknownVerb, "", out[i].Alias, since, cfg.Examples); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func suggest(tokens []TokenCount, cfg SuggestConfig) []AliasCandidate {
+	if cfg.Matcher == nil {
+		return nil
+	}
+	var out []AliasCandidate
+	for _, t := range tokens {
+		if t.Count < cfg.MinCount || cfg.Known[t.Token] || !ValidAlias(t.Token) {
+			continue
+		}
+		verb, conf, ok := cfg.Matcher.Suggest(t.Token)
+		if !ok || conf < cfg.MinConfidence || cfg.Exclude[verb] || verb == t.Token {
+			continue
+		}
+		out = append(out, AliasCandidate{
+			Alias: t.Token, Verb: verb, Count: t.Count, Confidence: conf,
+			Score: float64(t.Count) * conf, ByModel: t.ByModel,
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Alias < out[j].Alias
+	})
+	return out
+}
+
+// Pattern is a recurring failure: the same code about the same subject
+// (and verb), with a suggested fix.
+type Pattern struct {
+	Code     Code           `json:"code"`
+	Verb     string         `json:"verb,omitempty"`
+	Subject  string         `json:"subject,omitempty"`
+	Count    int            `json:"count"`
+	ByModel  map[string]int `json:"by_model"`
+	Fix      string         `json:"suggested_fix"`
+	Examples []Example      `json:"examples,omitempty"`
+}
+
+// CommonPatterns returns the n most frequent failure patterns since the
+// given time, each with a suggested fix and up to examples usages.
+func (l *Log) CommonPatterns(ctx context.Context, since time.Time, n, examples int, cfg SuggestConfig) ([]Pattern, error) {
+	cs, err := l.cells(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	ps := patterns(cs, n, suggest(unknownVerbs(cs), cfg))
+	for i := range ps {
+		if ps[i].Examples, err = l.examples(ctx, ps[i].Code, ps[i].Verb, ps[i].Subject, since, examples); err != nil {
+			return nil, err
+		}
+	}
+	return ps, nil
+}
+
+func patterns(cs []cell, n int, aliases []AliasCandidate) []Pattern {
+	type key struct{ code, verb, subject string }
+	idx := map[key]int{}
+	var out []Pattern
+	for _, c := range cs {
+		k := key{c.code, c.verb, c.subject}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, Pattern{Code: Code(c.code), Verb: c.verb, Subject: c.subject, ByModel: map[string]int{}})
+		}
+		out[i].Count += c.n
+		out[i].ByModel[c.model] += c.n
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		if a.Verb != b.Verb {
+			return a.Verb < b.Verb
+		}
+		return a.Subject < b.Subject
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	byAlias := map[string]AliasCandidate{}
+	for _, a := range aliases {
+		byAlias[a.Alias] = a
+	}
+	for i := range out {
+		out[i].Fix = fix(out[i], byAlias)
+	}
+	return out
+}
+
+// fix proposes what a maintainer could change so that the pattern stops
+// failing.
+func fix(p Pattern, aliases map[string]AliasCandidate) string {
+	v := p.Verb
+	if v == "" {
+		v = "the verb"
+	} else {
+		v = "/" + v
+	}
+	switch p.Code {
+	case UnknownVerb:
+		if a, ok := aliases[p.Subject]; ok {
+			return fmt.Sprintf("add %q to [dialect.verbs.%s] extra_aliases (confidence %.2f)", a.Alias, a.Verb, a.Confidence)
+		}
+		return fmt.Sprintf("/%s is close to no verb: define it as a custom verb with maps_to, or show the verb list in the instructions", p.Subject)
+	case AmbiguousVerb:
+		return fmt.Sprintf("%q reaches several verbs (%s): give one of them priority in dialect.toml, or drop the shared alias", p.Subject, strings.ReplaceAll(p.Subject, "|", ", "))
+	case AmbiguousArgs:
+		return fmt.Sprintf("arguments %q of %s name several things: use more distinct names, or let %s pick the most recent", p.Subject, v, v)
+	case MissingArg:
+		return fmt.Sprintf("%s is written without its %s: give it a default, or show an example with it in the instructions", v, p.Subject)
+	case MalformedSyntax:
+		return fmt.Sprintf("%s arguments do not parse (%s): show a worked example in the instructions, or loosen its grammar", v, p.Subject)
+	case UnknownModifier:
+		return fmt.Sprintf("models write %q after %s: add it to %s's grammar as a synonym of the closest modifier", p.Subject, v, v)
+	case InvalidReference:
+		return fmt.Sprintf("%s is used where it cannot resolve: tell agents when it is available", p.Subject)
+	case PermissionMarkerInvalid:
+		return fmt.Sprintf("marker %s is not configured: add it as a permission flag, or list the markers (., ?, ?ask, !) in the instructions", p.Subject)
+	case PermissionDenied:
+		return fmt.Sprintf("agents keep trying %s without the authority: review their roles, or tell them what they may run", v)
+	case PendingApproval:
+		return fmt.Sprintf("%s waits for approval often: consider a standing rule for the routine cases", v)
+	case InputTooLarge:
+		return "actions exceed the size limit: tell agents to split content, or raise the limit"
+	case MixedScript:
+		return fmt.Sprintf("%q mixes scripts: check the model's output encoding (look-alike letters)", p.Subject)
+	case BannedKey:
+		return fmt.Sprintf("payloads use the banned key %q: rename the field", p.Subject)
+	}
+	return "no suggestion for this code"
+}
+
+// ReportConfig says what a report covers.
+type ReportConfig struct {
+	Suggest  SuggestConfig
+	Patterns int // how many top patterns (default 10)
+	Examples int // example usages per pattern and token (default 3)
+	// Progress, if not nil, is told about each step: done of total.
+	Progress func(done, total int)
+}
+
+// DayStat is the failures of one UTC day.
+type DayStat struct {
+	Day     string         `json:"day"` // 2006-01-02
+	Total   int            `json:"total"`
+	ByModel map[string]int `json:"by_model"`
+}
+
+// Report is everything `dialect report` shows.
+type Report struct {
+	Since        time.Time        `json:"since"`
+	Generated    time.Time        `json:"generated"`
+	Failures     int              `json:"failures"`
+	Actions      int              `json:"actions"`
+	Models       []ModelStat      `json:"models"`
+	Days         []DayStat        `json:"days"`
+	Patterns     []Pattern        `json:"patterns"`
+	UnknownVerbs []TokenCount     `json:"unknown_verbs"`
+	Aliases      []AliasCandidate `json:"aliases"`
+	Snippet      string           `json:"toml_snippet"` // ready to paste into dialect.toml
+}
+
+// Report builds the report of the failures since the given time. It reads
+// the roll-up once and only the few example rows it shows, so its cost
+// grows with the number of distinct patterns, not of rows.
+func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*Report, error) {
+	if cfg.Patterns <= 0 {
+		cfg.Patterns = 10
+	}
+	if cfg.Examples <= 0 {
+		cfg.Examples = 3
+	}
+	cfg.Suggest = cfg.Suggest.withDefaults()
+	cfg.Suggest.Examples = cfg.Examples
+	now := l.now()
+	cs, err := l.cells(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	ok, err := l.successes(ctx, since)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Since: since.UTC(), Generated: now.UTC()}
+	r.Models = modelStats(cs, ok)
+	for _, m := range r.Models {
+		r.Failures += m.Failures
+		r.Actions += m.Actions
+	}
+	r.Days = days(cs, since, now)
+	r.UnknownVerbs = unknownVerbs(cs)
+	r.Aliases = suggest(r.UnknownVerbs, cfg.Suggest)
+	r.Patterns = patterns(cs, cfg.Patterns, r.Aliases)
+	const topTokens = 20
+	if len(r.UnknownVerbs) > topTokens {
+		r.UnknownVerbs = r.UnknownVerbs[:topTokens]
+	}
+	steps := len(r.Aliases) + len(r.Patterns) + len(r.UnknownVerbs)
+	done := 0
+	step := func() {
+		done++
+		if cfg.Progress != nil {
+			cfg.Progress(done, steps)
+		}
+	}
+	for i := range r.Aliases {
+		if r.Aliases[i].Examples, err = l.examples(ctx, UnknownVerb, "", r.Aliases[i].Alias, since, cfg.Examples); err != nil {
+			return nil, err
+		}
+		step()
+	}
+	for i := range r.Patterns {
+		p := &r.Patterns[i]
+		if p.Examples, err = l.examples(ctx, p.Code, p.Verb, p.Subject, since, cfg.Examples); err != nil {
+			return nil, err
+		}
+		step()
+	}
+	for i := range r.UnknownVerbs {
+		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, UnknownVerb, "", r.UnknownVerbs[i].Token, since, cfg.Examples); err != nil {
+			return nil, err
+		}
+		step()
+	}
+	r.Snippet = Snippet(r.Aliases)
+	return r, nil
+}
+
+// days returns one entry per UTC day from since's day to now's, empty days
+// included.
+func days(cs []cell, since, now time.Time) []DayStat {
+	first := floorDiv(since.UnixMilli(), dayMillis)
+	last := floorDiv(now.UnixMilli(), dayMillis)
+	for _, c := range cs {
+		last = max(last, c.day)
+	}
+	if last-first > 3660 {
+		first = last - 3660 // ten years of bars is enough for a chart
+	}
+	out := make([]DayStat, 0, last-first+1)
+	for d := first; d <= last; d++ {
+		out = append(out, DayStat{Day: time.UnixMilli(d * dayMillis).UTC().Format(time.DateOnly), ByModel: map[string]int{}})
+	}
+	for _, c := range cs {
+		if c.day < first {
+			continue
+		}
+		d := &out[c.day-first]
+		d.Total += c.n
+		d.ByModel[c.model] += c.n
+	}
+	return out
+}
+
+// Snippet renders alias candidates as dialect.toml tables, one per verb,
+// ready to paste.
+func Snippet(as []AliasCandidate) string {
+	if len(as) == 0 {
+		return ""
+	}
+	by := map[string][]string{}
+	var verbs []string
+	for _, a := range as {
+		if _, ok := by[a.Verb]; !ok {
+			verbs = append(verbs, a.Verb)
+		}
+		by[a.Verb] = append(by[a.Verb], a.Alias)
+	}
+	sort.Strings(verbs)
+	var b strings.Builder
+	for i, v := range verbs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "[dialect.verbs.%s]\nextra_aliases = [", tomlKey(v))
+		for j, a := range by[v] {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(tomlString(a))
+		}
+		b.WriteString("]\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,52 @@
+package failures
+
+import "github.com/pattern-dialect/dialect/internal/sqlite"
+
+// Migrations returns this package's schema, for sqlite.Open. Times are Unix
+// milliseconds (UTC); days are whole UTC days since 1970-01-01.
+//
+// failures holds one row per failure. failure_daily is a roll-up of it by
+// (day, model, code, verb, subject), kept in the same transaction as the
+// rows, so that reports over a million rows read a few thousand instead.
+// action_counts counts successful actions per model and day.
+func Migrations() []sqlite.Migration {
+	return []sqlite.Migration{{
+		Owner:   "failures",
+		Version: 1,
+		Name:    "failure log, daily roll-up, action counts",
+		SQL: `
+CREATE TABLE failures (
+	id         INTEGER PRIMARY KEY,
+	ts         INTEGER NOT NULL,
+	code       TEXT    NOT NULL,
+	token      TEXT    NOT NULL DEFAULT '',
+	verb       TEXT    NOT NULL DEFAULT '',
+	subject    TEXT    NOT NULL DEFAULT '',
+	raw        TEXT    NOT NULL,
+	agent      TEXT    NOT NULL DEFAULT '',
+	model      TEXT    NOT NULL DEFAULT '',
+	session    TEXT    NOT NULL DEFAULT '',
+	details    TEXT,
+	candidates TEXT,
+	context    TEXT    NOT NULL DEFAULT ''
+);
+CREATE INDEX failures_ts ON failures (ts);
+CREATE INDEX failures_subject ON failures (code, subject, ts);
+CREATE TABLE failure_daily (
+	day     INTEGER NOT NULL,
+	model   TEXT    NOT NULL,
+	code    TEXT    NOT NULL,
+	verb    TEXT    NOT NULL,
+	subject TEXT    NOT NULL,
+	n       INTEGER NOT NULL,
+	PRIMARY KEY (day, model, code, verb, subject)
+) WITHOUT ROWID;
+CREATE TABLE action_counts (
+	day   INTEGER NOT NULL,
+	model TEXT    NOT NULL,
+	ok    INTEGER NOT NULL,
+	PRIMARY KEY (day, model)
+) WITHOUT ROWID;
+`,
+	}}
+}
