@@ -44,7 +44,7 @@ func scanString(msg string) []Action {
 func brief(a Action) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s", a.Token)
-	if a.Verb != a.Token {
+	if a.Verb != "" && a.Verb != a.Token {
 		fmt.Fprintf(&b, "=%s", a.Verb)
 	}
 	if a.Args != "" {

@@ -56,6 +56,7 @@ type Scanner struct {
 	closed bool
 
 	buf  []byte // the current incomplete line
+	hot  byte   // non-zero when buf may hold a sigil or a fence character
 	off  int    // message offset of the first byte not yet processed (buf[0] when buf is not empty)
 	line int    // 1-based line number at off
 
@@ -83,6 +84,7 @@ func NewScanner(v Vocabulary, opt Options) *Scanner {
 	for _, f := range opt.PermissionFlags {
 		s.flags[strings.ToLower(f)] = true
 	}
+	s.buf = make([]byte, 0, 256)
 	if s.opt.MaxActionSize <= 0 {
 		s.opt.MaxActionSize = 64 << 10
 	}
@@ -101,7 +103,7 @@ func Scan(v Vocabulary, opt Options, msg []byte) []Action {
 // Reset discards the current message so the scanner can take the next one.
 func (s *Scanner) Reset() {
 	s.closed = false
-	s.buf = s.buf[:0]
+	s.buf, s.hot = s.buf[:0], 0
 	s.off, s.line = 0, 1
 	s.state, s.cur = inProse, -1
 	s.content = s.content[:0]
@@ -118,6 +120,31 @@ func (s *Scanner) Actions() []Action { return s.actions }
 
 // Write takes the next chunk of the message. It never fails before Close.
 func (s *Scanner) Write(p []byte) (int, error) {
+	// The common streaming case, a few bytes inside a line, only copies
+	// and notes whether a byte that may matter went by.
+	n := len(s.buf)
+	if len(p) > 16 || n+len(p) > cap(s.buf) || s.closed {
+		return s.write(p)
+	}
+	var hot byte
+	dst := s.buf[n : n+len(p)]
+	for i, c := range p {
+		if c == '\n' {
+			return s.write(p) // buf's length is unchanged: nothing half-done
+		}
+		hot |= marks[c]
+		dst[i] = c
+	}
+	s.hot |= hot
+	s.buf = s.buf[:n+len(p)]
+	return len(p), nil
+}
+
+// marks flags the bytes a line needs to be looked at for: a sigil or a
+// fence character. It is never written.
+var marks = [256]byte{'/': 1, '`': 1, '~': 1}
+
+func (s *Scanner) write(p []byte) (int, error) {
 	if s.closed {
 		return 0, ErrClosed
 	}
@@ -125,20 +152,38 @@ func (s *Scanner) Write(p []byte) (int, error) {
 	if len(s.buf) > 0 {
 		i := indexNL(p)
 		if i < 0 {
-			s.buf = append(s.buf, p...)
+			s.buffer(p)
 			return n, nil
 		}
-		s.buf = append(s.buf, p[:i+1]...)
-		s.feed(s.buf, false)
-		s.buf = s.buf[:0]
+		s.buffer(p[:i])
+		s.buf = append(s.buf, '\n')
+		if s.hot == 0 && s.quiet() {
+			// A line with no sigil and no fence character changes nothing.
+			s.off += len(s.buf)
+			s.line++
+			s.kind = kindProse
+		} else {
+			s.feed(s.buf, false)
+		}
+		s.buf, s.hot = s.buf[:0], 0
 		p = p[i+1:]
 	}
-	if j := bytes.LastIndexByte(p, '\n'); j >= 0 {
-		s.feed(p[:j+1], false)
-		p = p[j+1:]
+	c := s.feed(p, false)
+	s.buffer(p[c:])
+	return n, nil
+}
+
+// buffer appends part of the current line to buf, noting in hot whether
+// it may matter (always, for long pieces, rather than read them twice).
+func (s *Scanner) buffer(p []byte) {
+	if len(p) > 16 {
+		s.hot = 1
+	} else {
+		for _, c := range p {
+			s.hot |= marks[c]
+		}
 	}
 	s.buf = append(s.buf, p...)
-	return n, nil
 }
 
 // indexNL is bytes.IndexByte(p, '\n') without the call for tiny chunks.
@@ -161,7 +206,7 @@ func (s *Scanner) Close() error {
 	}
 	if len(s.buf) > 0 {
 		s.feed(s.buf, true)
-		s.buf = s.buf[:0]
+		s.buf, s.hot = s.buf[:0], 0
 	}
 	s.closed = true
 	if s.cur >= 0 {
@@ -187,26 +232,37 @@ func (s *Scanner) quiet() bool {
 	return s.state == inProse && !s.reconOpen && s.proseAfter == len(s.actions) && len(s.early) == 0
 }
 
-// feed processes data, which starts at a line start and holds whole lines
-// (the last one may lack its '\n' only when final is set).
-func (s *Scanner) feed(data []byte, final bool) {
+// feed processes data, which starts at a line start, up to its last
+// complete line (all of it when final is set) and returns how much it took.
+func (s *Scanner) feed(data []byte, final bool) int {
 	pos := 0
 	nextSlash, nextTick, nextTilde := -1, -1, -1 // cached search results, absolute in data
 	for pos < len(data) {
 		if s.quiet() {
+			// Skip to the line of the next byte that may matter: a sigil
+			// at a boundary before a letter, or a fence at a line start.
 			if nextSlash < pos {
 				nextSlash = indexFrom(data, pos, '/')
+			}
+			for nextSlash < len(data) && !plausibleSigil(data, nextSlash) {
+				nextSlash = indexFrom(data, nextSlash+1, '/')
 			}
 			if nextTick < pos {
 				nextTick = indexStrFrom(data, pos, "```")
 			}
+			for nextTick < len(data) && !plausibleFence(data, nextTick) {
+				nextTick = indexStrFrom(data, nextTick+3, "```")
+			}
 			if nextTilde < pos {
 				nextTilde = indexStrFrom(data, pos, "~~~")
+			}
+			for nextTilde < len(data) && !plausibleFence(data, nextTilde) {
+				nextTilde = indexStrFrom(data, nextTilde+3, "~~~")
 			}
 			h := minHit(nextSlash, nextTick, nextTilde, len(data))
 			ls := pos
 			if h > pos {
-				if k := bytes.LastIndexByte(data[pos:h], '\n'); k >= 0 {
+				if k := lastIndexNL(data[pos:h]); k >= 0 {
 					ls = pos + k + 1
 				}
 			}
@@ -238,6 +294,51 @@ func (s *Scanner) feed(data []byte, final bool) {
 		s.line++
 		pos = next
 	}
+	return pos
+}
+
+// plausibleSigil is a cheap test that a '/' at data[i] (data starting at a
+// line start) may start an action: what precedes it may be a boundary or a
+// line prefix, and what follows may start a word. Anything it rejects,
+// processLine would reject too.
+func plausibleSigil(data []byte, i int) bool {
+	if i+1 >= len(data) {
+		return false
+	}
+	if c := data[i+1]; c < utf8.RuneSelf && (c|0x20 < 'a' || c|0x20 > 'z') {
+		return false
+	}
+	if i == 0 {
+		return true
+	}
+	switch c := data[i-1]; c {
+	case ' ', '\t', '(', '[', '>', '\n', '\f', '\v':
+		return true
+	default:
+		return c >= utf8.RuneSelf
+	}
+}
+
+// plausibleFence reports whether only blanks precede data[i] on its line.
+func plausibleFence(data []byte, i int) bool {
+	for i > 0 && isBlank(data[i-1]) {
+		i--
+	}
+	return i == 0 || data[i-1] == '\n'
+}
+
+// lastIndexNL is bytes.LastIndexByte(b, '\n') using the vectorised forward
+// search on 64-byte blocks from the end.
+func lastIndexNL(b []byte) int {
+	end := len(b)
+	for end > 0 {
+		start := max(0, end-64)
+		if bytes.IndexByte(b[start:end], '\n') >= 0 {
+			return bytes.LastIndexByte(b[:end], '\n')
+		}
+		end = start
+	}
+	return -1
 }
 
 func indexFrom(b []byte, from int, c byte) int {
@@ -762,7 +863,7 @@ func (s *Scanner) splitMarker(args []byte) ([]byte, string) {
 	t := bytes.TrimRight(args, " \t")
 	k := bytes.LastIndexAny(t, " \t")
 	tok := t[k+1:]
-	if len(tok) == 0 {
+	if k < 0 || len(tok) == 0 { // glued to what precedes the arguments: content
 		return args, ""
 	}
 	switch {

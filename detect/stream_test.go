@@ -1,0 +1,95 @@
+package detect
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+)
+
+// scanChunks feeds msg to a fresh scanner in pieces cut at cuts.
+func scanChunks(v Vocabulary, opt Options, msg []byte, cuts []int) []Action {
+	s := NewScanner(v, opt)
+	prev := 0
+	for _, c := range cuts {
+		s.Write(msg[prev:c])
+		prev = c
+	}
+	s.Write(msg[prev:])
+	s.Close()
+	return s.Actions()
+}
+
+// scanSize feeds msg n bytes at a time.
+func scanSize(s *Scanner, msg []byte, n int) []Action {
+	s.Reset()
+	for i := 0; i < len(msg); i += n {
+		s.Write(msg[i:min(i+n, len(msg))])
+	}
+	s.Close()
+	return s.Actions()
+}
+
+// checkSplits asserts that every single split point and a few random
+// multi-splits give what whole-message scanning gives.
+func checkSplits(t *testing.T, msg string) {
+	t.Helper()
+	if err := splitsAgree(testVocab(), DefaultOptions(), []byte(msg), rand.New(rand.NewSource(int64(len(msg)))), 8); err != nil {
+		t.Error(err)
+	}
+}
+
+func splitsAgree(v Vocabulary, opt Options, msg []byte, rng *rand.Rand, multi int) error {
+	whole := clone(Scan(v, opt, msg))
+	for i := 0; i <= len(msg); i++ {
+		if got := scanChunks(v, opt, msg, []int{i}); !same(got, whole) {
+			return fmt.Errorf("split at %d of %q:\n got %v\nwant %v", i, msg, briefs(got), briefs(whole))
+		}
+	}
+	for k := 0; k < multi; k++ {
+		cuts := randomCuts(rng, len(msg))
+		if got := scanChunks(v, opt, msg, cuts); !same(got, whole) {
+			return fmt.Errorf("cuts %v of %q:\n got %v\nwant %v", cuts, msg, briefs(got), briefs(whole))
+		}
+	}
+	return nil
+}
+
+func randomCuts(rng *rand.Rand, n int) []int {
+	var cuts []int
+	for p := 0; p < n; {
+		p += 1 + rng.Intn(12)
+		if p < n {
+			cuts = append(cuts, p)
+		}
+	}
+	return cuts
+}
+
+func clone(as []Action) []Action { return append([]Action(nil), as...) }
+
+// same compares two reports, an empty one equal to a nil one.
+func same(a, b []Action) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.DeepEqual(a, b))
+}
+
+// TestChunkIndependenceFixtures feeds every message of testdata/messages.txt
+// split at every point and in random multi-splits, and at fixed sizes.
+func TestChunkIndependenceFixtures(t *testing.T) {
+	msgs := loadFixtures(t)
+	v, opt := testVocab(), DefaultOptions()
+	rng := rand.New(rand.NewSource(1))
+	s := NewScanner(v, opt)
+	for _, m := range msgs {
+		if err := splitsAgree(v, opt, []byte(m.text), rng, 20); err != nil {
+			t.Errorf("%s: %v", m.name, err)
+			continue
+		}
+		whole := clone(Scan(v, opt, []byte(m.text)))
+		for _, n := range []int{1, 2, 3, 4, 7, 64} {
+			if got := scanSize(s, []byte(m.text), n); !same(got, whole) {
+				t.Errorf("%s at %d-byte chunks: got %v, want %v", m.name, n, briefs(got), briefs(whole))
+			}
+		}
+	}
+}
