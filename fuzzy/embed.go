@@ -112,7 +112,7 @@ func (r *Resolver) nameVectors(ctx context.Context) ([][]float32, error) {
 	var texts []string
 	var idx []int
 	for i, nm := range r.names {
-		if r.verbs[nm.verb].strict == Strict {
+		if r.verbs[nm.verb].strict == Strict || nm.key != nm.base {
 			continue
 		}
 		texts = append(texts, nm.key)

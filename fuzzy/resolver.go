@@ -28,8 +28,8 @@ type Resolver struct {
 	exact map[string][]int32 // name as registered → verbs
 	keys  map[string][]int32 // folded name → verbs
 
-	names       []nameInfo // every (folded name, verb) pair
-	byLen       [][]int32  // rune length → non-strict names of that length
+	names       []nameInfo // every (folded name or inflected form, verb) pair
+	byLen       []bucket   // rune length → non-strict names and forms of that length
 	strictNames []int32    // names of strict verbs
 	phon        map[string][]int32
 	maxWords    int // most words in a name
@@ -43,8 +43,16 @@ type verbInfo struct {
 	priority int
 }
 
+// bucket holds the names of one length, signatures contiguous so the
+// filter loop stays in cache.
+type bucket struct {
+	sigs []uint64
+	ids  []int32
+}
+
 type nameInfo struct {
-	key     string // folded
+	key     string // folded name, or an inflected form of it
+	base    string // the folded name key is a form of (== key for names)
 	runes   []rune
 	sig     uint64
 	soundex string // "" when not phonetically indexed
@@ -107,16 +115,29 @@ func appendOnce(s []int32, v int32) []int32 {
 }
 
 func (r *Resolver) addName(key string, verb int32, s Strictness) {
-	rs := []rune(key)
-	ni := int32(len(r.names))
-	nm := nameInfo{key: key, runes: rs, sig: signature(rs), verb: verb}
 	r.maxWords = max(r.maxWords, strings.Count(key, " ")+1)
 	if s == Strict {
-		r.names = append(r.names, nm)
-		r.strictNames = append(r.strictNames, ni)
+		// Strict names and their forms are only ever compared for near
+		// misses ("aprooved" is within two edits of "approved").
+		for _, f := range append([]string{key}, r.lex.Forms(key)...) {
+			rs := []rune(f)
+			r.strictNames = append(r.strictNames, int32(len(r.names)))
+			r.names = append(r.names, nameInfo{key: f, base: key, runes: rs, sig: signature(rs), verb: verb})
+		}
 		return
 	}
-	if compact := strings.ReplaceAll(key, " ", ""); isASCIILetters(compact) && len(compact) >= 2 {
+	r.addForm(key, key, verb, true)
+	// Inflected forms let tier 4 see "gettin" as a typo of "getting".
+	for _, f := range r.lex.Forms(key) {
+		r.addForm(f, key, verb, false)
+	}
+}
+
+func (r *Resolver) addForm(form, base string, verb int32, phonetic bool) {
+	rs := []rune(form)
+	ni := int32(len(r.names))
+	nm := nameInfo{key: form, base: base, runes: rs, sig: signature(rs), verb: verb}
+	if compact := strings.ReplaceAll(form, " ", ""); phonetic && isASCIILetters(compact) && len(compact) >= 2 {
 		nm.soundex = matchr.Soundex(compact)
 		p, sec := matchr.DoubleMetaphone(compact)
 		for _, c := range []string{p, sec} {
@@ -127,9 +148,11 @@ func (r *Resolver) addName(key string, verb int32, s Strictness) {
 	}
 	r.names = append(r.names, nm)
 	for len(r.byLen) <= len(rs) {
-		r.byLen = append(r.byLen, nil)
+		r.byLen = append(r.byLen, bucket{})
 	}
-	r.byLen[len(rs)] = append(r.byLen[len(rs)], ni)
+	b := &r.byLen[len(rs)]
+	b.sigs = append(b.sigs, nm.sig)
+	b.ids = append(b.ids, ni)
 }
 
 // Options returns the options in effect, defaults filled in.
@@ -247,7 +270,7 @@ func (r *Resolver) slow(token string) Result {
 		return Result{Input: token, Code: UnknownVerb}
 	}
 	forms := make([]string, 0, 4)
-	forms = append(forms, key)
+	forms = append(forms, key) // the token and its stems, for the strict check
 	for _, s := range stems {
 		if letterCount(s) >= r.opts.MinFuzzyLen {
 			forms = append(forms, s+rest)
@@ -261,7 +284,7 @@ func (r *Resolver) slow(token string) Result {
 
 	guarded := !r.opts.NoWordGuard && (r.lex.IsVerb(key) || rest == "" && len(r.lex.Lemmas(first)) > 0)
 	var sc scan
-	r.editScan(&sc, forms, !guarded)
+	r.editScan(&sc, key, !guarded)
 	if !guarded {
 		if res, ok := r.pick(token, sc.matches, TierEdit); ok {
 			return res
@@ -320,7 +343,7 @@ func (r *Resolver) strictNearMiss(token string, forms []string) (Result, bool) {
 				continue
 			}
 			if d := osa(rs, nm.runes, k); d <= k {
-				cands = addCandidate(cands, Candidate{Verb: r.verbs[nm.verb].name, Name: nm.key, Tier: TierEdit, Score: editScore(d, len(rs), len(nm.runes))})
+				cands = addCandidate(cands, Candidate{Verb: r.verbs[nm.verb].name, Name: nm.base, Tier: TierEdit, Score: editScore(d, len(rs), len(nm.runes))})
 			}
 		}
 	}
@@ -351,11 +374,11 @@ func (s *scan) suggestions() []Candidate {
 	var cs []Candidate
 	for _, m := range s.matches {
 		nm := &s.r.names[m.name]
-		cs = addCandidate(cs, Candidate{Verb: s.r.verbs[m.verb].name, Name: nm.key, Tier: TierEdit, Score: editScore(m.d, len(nm.runes), len(nm.runes))})
+		cs = addCandidate(cs, Candidate{Verb: s.r.verbs[m.verb].name, Name: nm.base, Tier: TierEdit, Score: editScore(m.d, len(nm.runes), len(nm.runes))})
 	}
 	for _, m := range s.near {
 		nm := &s.r.names[m.name]
-		cs = addCandidate(cs, Candidate{Verb: s.r.verbs[m.verb].name, Name: nm.key, Tier: TierEdit, Score: editScore(m.d, len(nm.runes), len(nm.runes))})
+		cs = addCandidate(cs, Candidate{Verb: s.r.verbs[m.verb].name, Name: nm.base, Tier: TierEdit, Score: editScore(m.d, len(nm.runes), len(nm.runes))})
 	}
 	sortCandidates(cs)
 	return cs
@@ -365,38 +388,33 @@ func (s *scan) suggestions() []Candidate {
 // letter signature allow a distance within the largest allowance (plus one,
 // for suggestions). Matches within the verb's own allowance go to
 // s.matches when accept is set.
-func (r *Resolver) editScan(s *scan, forms []string, accept bool) {
+func (r *Resolver) editScan(s *scan, key string, accept bool) {
 	s.r = r
 	var buf [64]rune
-	for fi, f := range forms {
-		rs := toRunes(buf[:0], f)
-		n := len(rs)
-		bound := r.opts.maxAllowance(n)
-		if fi == 0 {
-			bound++ // room for suggestions
-		}
-		if bound == 0 {
-			continue
-		}
-		sig := signature(rs)
-		for l := max(1, n-bound); l <= n+bound && l < len(r.byLen); l++ {
-			for _, ni := range r.byLen[l] {
-				nm := &r.names[ni]
-				if sigDistance(sig, nm.sig) > 2*bound {
-					continue
-				}
-				d := osa(rs, nm.runes, bound)
-				if d > bound {
-					continue
-				}
-				m := match{verb: nm.verb, name: ni, d: d}
-				allowed := r.opts.allowance(r.verbs[nm.verb].strict, n)
-				switch {
-				case accept && d <= allowed:
-					s.matches = addMatch(s.matches, m)
-				case d <= allowed+1 && 2*d < n:
-					s.near = addMatch(s.near, m)
-				}
+	rs := toRunes(buf[:0], key)
+	n := len(rs)
+	bound := r.opts.maxAllowance(n) + 1 // one more, for suggestions
+	sig := signature(rs)
+	lim := 2 * bound
+	for l := max(1, n-bound); l <= n+bound && l < len(r.byLen); l++ {
+		b := &r.byLen[l]
+		for i, ns := range b.sigs {
+			if sigDistance(sig, ns) > lim {
+				continue
+			}
+			ni := b.ids[i]
+			nm := &r.names[ni]
+			d := osa(rs, nm.runes, bound)
+			if d > bound {
+				continue
+			}
+			m := match{verb: nm.verb, name: ni, d: d}
+			allowed := r.opts.allowance(r.verbs[nm.verb].strict, n)
+			switch {
+			case accept && d <= allowed:
+				s.matches = addMatch(s.matches, m)
+			case d <= allowed+1 && 2*d < n:
+				s.near = addMatch(s.near, m)
 			}
 		}
 	}
@@ -463,7 +481,7 @@ func (r *Resolver) pick(token string, ms []match, t Tier) (Result, bool) {
 	var tied []Candidate
 	for _, m := range ms {
 		nm := &r.names[m.name]
-		c := Candidate{Verb: r.verbs[m.verb].name, Name: nm.key, Tier: t, Score: scale * editScore(m.d, letterCount(token), len(nm.runes))}
+		c := Candidate{Verb: r.verbs[m.verb].name, Name: nm.base, Tier: t, Score: scale * editScore(m.d, letterCount(token), len(nm.runes))}
 		tied = append(tied, c)
 	}
 	n := 0
@@ -477,7 +495,7 @@ func (r *Resolver) pick(token string, ms []match, t Tier) (Result, bool) {
 		sortCandidates(tied)
 		return Result{Input: token, Code: AmbiguousVerb, Candidates: r.trim(tied)}, true
 	}
-	return Result{Input: token, Verb: r.verbs[best.verb].name, Name: nm.key, Tier: t,
+	return Result{Input: token, Verb: r.verbs[best.verb].name, Name: nm.base, Tier: t,
 		Score: scale * editScore(best.d, letterCount(token), len(nm.runes))}, true
 }
 

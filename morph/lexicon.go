@@ -11,6 +11,7 @@ import (
 // for concurrent use.
 type Lexicon struct {
 	exceptions map[string][]string // irregular form → lemmas, WordNet's order
+	irregular  map[string][]string // lemma → its irregular forms
 	lemmas     map[string]int32    // lemma → index into names and senses
 	names      []string            // lemma by index
 	senses     [][]int32           // per lemma: shared synset of each sense, -1 when the sense has no other member
@@ -38,6 +39,7 @@ func Default() *Lexicon { return defaultLexicon() }
 func parseLexicon(exc, verbs string) *Lexicon {
 	l := &Lexicon{
 		exceptions: make(map[string][]string, 2500),
+		irregular:  make(map[string][]string, 1500),
 		lemmas:     make(map[string]int32, 12000),
 	}
 	for line := range strings.Lines(exc) {
@@ -46,6 +48,9 @@ func parseLexicon(exc, verbs string) *Lexicon {
 			continue
 		}
 		l.exceptions[f[0]] = f[1:]
+		for _, lem := range f[1:] {
+			l.irregular[lem] = append(l.irregular[lem], f[0])
+		}
 	}
 	for line := range strings.Lines(verbs) {
 		name, senses, ok := strings.Cut(strings.TrimRight(line, "\n"), "\t")
