@@ -67,18 +67,18 @@ func ApplyWith(original, diff string, opt Options) (string, *Report, error) {
 // error it returns "" and a nil report.
 func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
 	t := newText(original)
-	places, err := p.placeStrict(t)
-	if err == nil {
-		return p.build(t, places, false), p.report(places, true), nil
-	}
 	if opt.Strict {
-		return "", nil, err
+		places, err := p.placeStrict(t)
+		if err != nil {
+			return "", nil, err
+		}
+		return p.build(t, places, false), p.report(places), nil
 	}
-	places, err = p.placeCareful(t, opt)
+	places, err := p.placeCareful(t, opt)
 	if err != nil {
 		return "", nil, err
 	}
-	return p.build(t, places, true), p.report(places, false), nil
+	return p.build(t, places, true), p.report(places), nil
 }
 
 // text is the original split into lines.
@@ -202,6 +202,7 @@ func (p *Patch) placeStrict(t *text) ([]place, error) {
 		if j > len(t.raw) || at > len(t.raw) {
 			return nil, p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("the text has only %d lines", len(t.raw)))
 		}
+
 		places[i] = place{at: at, lines: h.Lines}
 		next = j
 	}
@@ -283,14 +284,18 @@ func convertEOL(l Line, crlf bool) string {
 }
 
 // report describes places.
-func (p *Patch) report(places []place, strict bool) *Report {
-	r := &Report{Strict: strict, Hunks: make([]HunkReport, len(places))}
+func (p *Patch) report(places []place) *Report {
+	r := &Report{Strict: true, Hunks: make([]HunkReport, len(places))}
 	for i, pl := range places {
+		h := &p.Hunks[i]
 		line := pl.at - pl.dropped + 1 // the hunk's first old line sits before any dropped context
-		if p.Hunks[i].OldLines == 0 {
+		if h.OldLines == 0 {
 			line = pl.at
 		}
 		r.Hunks[i] = HunkReport{Hunk: i + 1, Line: line, Offset: pl.offset, Fuzz: pl.fuzz, Whitespace: pl.ws}
+		if pl.offset != 0 || pl.fuzz != 0 || pl.ws || h.NoNumbers || h.Recounted {
+			r.Strict = false
+		}
 	}
 	return r
 }

@@ -310,17 +310,16 @@ func (c *careful) locate(i int) (*fits, error) {
 			return true
 		}
 		one := func(q int) (*fits, error) { return &fits{lv: lv, m: m, at: []int{q}}, nil }
-		// Where the line numbers (shifted like the hunk before) point.
-		if stated := h.statedIndex() + lv.pf + offset; !h.NoNumbers && match(stated) {
-			return one(stated)
-		}
-		// Where the shape of the hunk's context says it belongs.
+		// Where the shape of the hunk's context says it belongs: a diff
+		// tool writes less context only at the start or end of a text.
 		if lv.start && match(0) {
 			return one(0)
 		}
 		if lv.end && match(len(keys)-m) {
 			return one(len(keys) - m)
 		}
+		// Line numbers never choose between places: models get them
+		// wrong, and a wrong number can point at a copy of the right lines.
 		var at []int
 		for q := lo; q+m <= hi; q++ {
 			if keys[q] == old[0] && match(q) {

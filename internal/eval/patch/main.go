@@ -34,11 +34,20 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the variants")
 	gnu := flag.String("gnu", "patch", "GNU patch binary; empty to skip the GNU columns")
 	verbose := flag.Bool("v", false, "list every change that was not applied right")
+	dump := flag.String("dump", "", "VARIANT/SET/NNNN: write that variant's old, diff and want into -out and stop")
+	outDir := flag.String("out", os.TempDir(), "where -dump writes")
 	flag.Parse()
 	changes, err := loadChanges(filepath.Join(*data, "diffs"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval patch:", err)
 		os.Exit(2)
+	}
+	if *dump != "" {
+		if err := dumpVariant(changes, *dump, *seed, *outDir); err != nil {
+			fmt.Fprintln(os.Stderr, "eval patch:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	cfg := config{seed: *seed, gnu: *gnu, verbose: *verbose}
 	if cfg.gnu != "" {
@@ -331,4 +340,35 @@ func (res *results) print(w io.Writer, cfg config) {
 			}
 		}
 	}
+}
+
+// dumpVariant writes one variant to dir as old, diff.patch and want, for a
+// closer look with ours and GNU patch.
+func dumpVariant(changes []change, spec string, seed uint64, dir string) error {
+	name, chName, ok := strings.Cut(spec, "/")
+	if !ok {
+		return fmt.Errorf("-dump wants VARIANT/SET/NNNN, got %q", spec)
+	}
+	for _, g := range generators() {
+		if g.name != name {
+			continue
+		}
+		for _, ch := range changes {
+			if ch.name != chName {
+				continue
+			}
+			v, ok, err := g.gen(ch, rngFor(seed, g.name, ch.name))
+			if err != nil || !ok {
+				return fmt.Errorf("%s: no variant (%v)", spec, err)
+			}
+			for f, s := range map[string]string{"old": v.old, "diff.patch": v.diff, "want": v.want} {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte(s), 0o644); err != nil {
+					return err
+				}
+			}
+			fmt.Println("wrote", dir)
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: no such variant or change", spec)
 }

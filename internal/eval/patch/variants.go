@@ -39,6 +39,8 @@ func generators() []generator {
 		{"exact", "the diff as git wrote it", exact},
 		{"drift", "1-10 new lines inserted into the text above every hunk (between it and the hunk before), diff unchanged", drift},
 		{"lines", "every hunk's @@ line numbers shifted by an independent nonzero amount in [-40,40] (kept >= 1), counts kept", wrongLines},
+		{"scrambled", "(extra) every hunk's @@ line numbers replaced by an independent uniform line of the text, counts kept: the numbers say nothing", scrambled},
+		{"short", "(extra) context cut to 1 line at each end of every hunk, then line numbers shifted as in \"lines\": little context, wrong numbers", shortContext},
 		{"headers", "everything before the first @@ removed (no diff --git, index, --- or +++ lines)", noHeaders},
 		{"whitespace", "half of the context and removed lines damaged: leading tabs to spaces or back, trailing blanks cut or added, inner blanks doubled", whitespace},
 		{"counts", "(extra) every @@ count (,b and ,d) off by an independent nonzero amount in [-3,3] (kept >= 0)", wrongCounts},
@@ -171,6 +173,68 @@ func wrongLines(ch change, r *rand.Rand) (variant, bool, error) {
 		return fmt.Sprintf("@@ -%d%s +%d%s @@", o+shift, m[2], n+shift, m[4])
 	})
 	return variant{ch.old, d, ch.new}, true, nil
+}
+
+func scrambled(ch change, r *rand.Rand) (variant, bool, error) {
+	n := max(1, len(splitLines(ch.old)))
+	d := mapHeaders(ch.dif, func(m []string) string {
+		o, _ := strconv.Atoi(m[1])
+		nw, _ := strconv.Atoi(m[3])
+		at := 1 + r.IntN(n)
+		return fmt.Sprintf("@@ -%d%s +%d%s @@", at, m[2], max(1, nw+at-o), m[4])
+	})
+	return variant{ch.old, d, ch.new}, true, nil
+}
+
+// shortContext re-renders the diff with one line of context and shifts
+// its line numbers like wrongLines.
+func shortContext(ch change, r *rand.Rand) (variant, bool, error) {
+	frags, err := fragments(ch)
+	if err != nil {
+		return variant{}, false, err
+	}
+	var b strings.Builder
+	for _, f := range frags {
+		lines := f.Lines
+		lead, trail := int(f.LeadingContext), int(f.TrailingContext)
+		if lead == len(lines) {
+			continue
+		}
+		cutLead, cutTrail := max(0, lead-1), max(0, trail-1)
+		lines = lines[cutLead : len(lines)-cutTrail]
+		oldN, newN := 0, 0
+		for _, l := range lines {
+			if l.Old() {
+				oldN++
+			}
+			if l.New() {
+				newN++
+			}
+		}
+		o, n := int(f.OldPosition)+cutLead, int(f.NewPosition)+cutLead
+		if f.OldLines == 0 {
+			o = int(f.OldPosition)
+		}
+		if f.NewLines == 0 {
+			n = int(f.NewPosition)
+		}
+		shift := 0
+		for shift == 0 || o+shift < 1 || n+shift < 1 {
+			shift = r.IntN(81) - 40
+		}
+		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n", o+shift, oldN, n+shift, newN)
+		for _, l := range lines {
+			b.WriteString(l.Op.String())
+			b.WriteString(l.Line)
+			if !strings.HasSuffix(l.Line, "\n") {
+				b.WriteString("\n\\ No newline at end of file\n")
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return variant{}, false, nil
+	}
+	return variant{ch.old, b.String(), ch.new}, true, nil
 }
 
 func wrongCounts(ch change, r *rand.Rand) (variant, bool, error) {
