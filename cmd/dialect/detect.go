@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pattern-dialect/dialect/detect"
+	"github.com/pattern-dialect/dialect/verbs"
+)
+
+func init() {
+	register(&command{
+		name:  "detect",
+		usage: "[--json] [--jsonl] [--chunk N] < message",
+		short: "find the actions in a message and say which would execute",
+		run:   runDetect,
+	})
+}
+
+// detectOutput is one line of `dialect detect --json` (ARCHITECTURE.md);
+// fields after args extend the contract.
+type detectOutput struct {
+	ID         json.RawMessage `json:"id,omitempty"`
+	Verb       *string         `json:"verb"`
+	Token      string          `json:"token"`
+	Line       int             `json:"line"`
+	Col        int             `json:"col"`
+	Start      int             `json:"start"`
+	End        int             `json:"end"`
+	Executable bool            `json:"executable"`
+	Reason     string          `json:"reason"`
+	Code       string          `json:"code"`
+	Do         bool            `json:"do"`
+	Trailing   bool            `json:"trailing"`
+	Inline     bool            `json:"inline"`
+	Tier       string          `json:"tier"`
+	Args       string          `json:"args"`
+	Content    string          `json:"content"`
+	Kind       string          `json:"content_kind"`
+	Marker     string          `json:"marker"`
+	Chain      string          `json:"chain"`
+}
+
+// builtinVocab is the built-in vocabulary as a static, exact-or-case
+// vocabulary (the fuzzy resolver is wired in by the runtime). An alias
+// claimed by two verbs ("remember") goes to the verb listed first.
+type builtinVocab struct {
+	*detect.StaticVocabulary
+	exact map[string]bool // names as registered, for the "exact" tier
+}
+
+func newBuiltinVocab() *builtinVocab {
+	names := map[string]string{}
+	exact := map[string]bool{}
+	for _, s := range verbs.Builtin() {
+		for _, n := range append([]string{s.Name}, s.Aliases...) {
+			if _, taken := names[strings.ToLower(n)]; !taken {
+				names[strings.ToLower(n)] = s.Name
+			}
+			exact[n] = true
+		}
+	}
+	return &builtinVocab{detect.NewStaticVocabulary(names), exact}
+}
+
+// tier says how a resolved token matched: "exact" as registered, "case"
+// only case-insensitively, "" when unresolved.
+func (v *builtinVocab) tier(a *detect.Action) string {
+	if a.Verb == "" {
+		return ""
+	}
+	if v.exact[strings.Join(strings.Fields(a.Token), " ")] {
+		return "exact"
+	}
+	return "case"
+}
+
+func runDetect(ctx context.Context, sio *stdio, args []string) error {
+	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
+	fs.SetOutput(sio.err)
+	asJSON := fs.Bool("json", false, "print one JSON object per detected action")
+	jsonl := fs.Bool("jsonl", false, `read JSON Lines {"id":..., "text":...} and add "id" to each action (implies --json)`)
+	chunk := fs.Int("chunk", 0, "feed the scanner N bytes at a time, as a stream would (0: the whole message)")
+	if err := fs.Parse(args); err != nil {
+		return usageError("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q (the message is read from stdin)", fs.Arg(0))
+	}
+	if *chunk < 0 {
+		return usageError("--chunk must be 0 or more, not %d", *chunk)
+	}
+	vocab := newBuiltinVocab()
+	sc := detect.NewScanner(vocab, detect.DefaultOptions())
+	out := bufio.NewWriter(sio.out)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+
+	if !*jsonl {
+		msg, err := io.ReadAll(sio.in)
+		if err != nil {
+			return fmt.Errorf("reading stdin: %w", err)
+		}
+		actions := scanChunked(sc, msg, *chunk)
+		if *asJSON {
+			return encodeActions(enc, vocab, nil, actions)
+		}
+		printActions(out, vocab, actions)
+		return nil
+	}
+
+	in := bufio.NewReader(sio.in)
+	for lineNo := 1; ; lineNo++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		raw, err := in.ReadBytes('\n')
+		if len(bytes.TrimSpace(raw)) > 0 {
+			var rec struct {
+				ID   json.RawMessage `json:"id"`
+				Text *string         `json:"text"`
+			}
+			if jerr := json.Unmarshal(raw, &rec); jerr != nil {
+				return fmt.Errorf("stdin line %d: %w", lineNo, jerr)
+			}
+			if rec.Text == nil {
+				return fmt.Errorf("stdin line %d: no \"text\" field", lineNo)
+			}
+			sc.Reset()
+			if eerr := encodeActions(enc, vocab, rec.ID, scanChunked(sc, []byte(*rec.Text), *chunk)); eerr != nil {
+				return eerr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading stdin: %w", err)
+		}
+	}
+}
+
+// scanChunked feeds msg to sc n bytes at a time (all at once for n = 0).
+func scanChunked(sc *detect.Scanner, msg []byte, n int) []detect.Action {
+	if n <= 0 {
+		n = len(msg) + 1
+	}
+	for i := 0; i < len(msg); i += n {
+		sc.Write(msg[i:min(i+n, len(msg))])
+	}
+	sc.Close()
+	return sc.Actions()
+}
+
+func encodeActions(enc *json.Encoder, v *builtinVocab, id json.RawMessage, actions []detect.Action) error {
+	for i := range actions {
+		a := &actions[i]
+		o := detectOutput{
+			ID: id, Token: a.Token, Line: a.Span.Line, Col: a.Span.Col, Start: a.Span.Start, End: a.Span.End,
+			Executable: a.Executable, Reason: a.ReasonText(), Code: a.Reason.Code(),
+			Do: a.Do, Trailing: a.Trailing, Inline: a.Inline, Tier: v.tier(a),
+			Args: a.Args, Content: a.Content, Kind: a.Kind.String(), Marker: a.Marker, Chain: a.Chain,
+		}
+		if a.Verb != "" {
+			verb := a.Verb
+			o.Verb = &verb
+		}
+		if err := enc.Encode(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printActions writes the human form: one line per action.
+func printActions(w io.Writer, v *builtinVocab, actions []detect.Action) {
+	if len(actions) == 0 {
+		fmt.Fprintln(w, "no actions")
+		return
+	}
+	for i := range actions {
+		a := &actions[i]
+		verb := a.Verb
+		if verb == "" {
+			verb = "?"
+		}
+		status := "execute"
+		if !a.Executable {
+			status = "skip: " + a.ReasonText()
+		}
+		var flags []string
+		if a.Do {
+			flags = append(flags, "/do")
+		}
+		if a.Trailing {
+			flags = append(flags, "trailing")
+		}
+		if a.Marker != "" {
+			flags = append(flags, "marker "+a.Marker)
+		}
+		if a.Kind != detect.NoContent {
+			flags = append(flags, fmt.Sprintf("%s content, %d bytes", a.Kind, len(a.Content)))
+		}
+		if a.Chain != "" {
+			flags = append(flags, "then "+a.Chain)
+		}
+		extra := ""
+		if len(flags) > 0 {
+			extra = " [" + strings.Join(flags, "; ") + "]"
+		}
+		fmt.Fprintf(w, "%d:%d /%s → %s  %s%s  %q\n", a.Span.Line, a.Span.Col, a.Token, verb, status, extra, a.Args)
+	}
+}
