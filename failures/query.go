@@ -219,8 +219,8 @@ type Example struct {
 	Agent   string    `json:"agent,omitempty"`
 }
 
-// examples returns up to n of the newest rows of (code, subject[, verb])
-// since the given time.
+// examples returns up to n of the newest distinct usages (raw text and
+// context) of (code, subject[, verb]) since the given time.
 func (l *Log) examples(ctx context.Context, code Code, verb, subject string, since time.Time, n int) ([]Example, error) {
 	if n <= 0 {
 		return nil, nil
@@ -231,19 +231,26 @@ func (l *Log) examples(ctx context.Context, code Code, verb, subject string, sin
 		q += ` AND verb = ?`
 		args = append(args, verb)
 	}
-	q += fmt.Sprintf(` ORDER BY ts DESC LIMIT %d`, n)
+	// Look at a few more rows than needed, to skip repeats of one usage.
+	q += fmt.Sprintf(` ORDER BY ts DESC LIMIT %d`, 10*n)
 	rows, err := l.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("failures: examples: %w", err)
 	}
 	defer rows.Close()
 	var out []Example
-	for rows.Next() {
+	seen := map[[2]string]bool{}
+	for rows.Next() && len(out) < n {
 		var e Example
 		var ts int64
 		if err := rows.Scan(&ts, &e.Raw, &e.Context, &e.Model, &e.Agent); err != nil {
 			return nil, err
 		}
+		k := [2]string{e.Raw, e.Context}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
 		e.Time = time.UnixMilli(ts).UTC()
 		out = append(out, e)
 	}

@@ -120,7 +120,7 @@ func (l *Log) CommonPatterns(ctx context.Context, since time.Time, n, examples i
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	ps := patterns(cs, n, suggest(unknownVerbs(cs), cfg))
+	ps := patterns(cs, n, suggest(unknownVerbs(cs), cfg), cfg)
 	for i := range ps {
 		if ps[i].Examples, err = l.examples(ctx, ps[i].Code, ps[i].Verb, ps[i].Subject, since, examples); err != nil {
 			return nil, err
@@ -129,7 +129,7 @@ func (l *Log) CommonPatterns(ctx context.Context, since time.Time, n, examples i
 	return ps, nil
 }
 
-func patterns(cs []cell, n int, aliases []AliasCandidate) []Pattern {
+func patterns(cs []cell, n int, aliases []AliasCandidate, cfg SuggestConfig) []Pattern {
 	type key struct{ code, verb, subject string }
 	idx := map[key]int{}
 	var out []Pattern
@@ -165,14 +165,14 @@ func patterns(cs []cell, n int, aliases []AliasCandidate) []Pattern {
 		byAlias[a.Alias] = a
 	}
 	for i := range out {
-		out[i].Fix = fix(out[i], byAlias)
+		out[i].Fix = fix(out[i], byAlias, cfg)
 	}
 	return out
 }
 
 // fix proposes what a maintainer could change so that the pattern stops
 // failing.
-func fix(p Pattern, aliases map[string]AliasCandidate) string {
+func fix(p Pattern, aliases map[string]AliasCandidate, cfg SuggestConfig) string {
 	v := p.Verb
 	if v == "" {
 		v = "the verb"
@@ -183,6 +183,21 @@ func fix(p Pattern, aliases map[string]AliasCandidate) string {
 	case UnknownVerb:
 		if a, ok := aliases[p.Subject]; ok {
 			return fmt.Sprintf("add %q to [dialect.verbs.%s] extra_aliases (confidence %.2f)", a.Alias, a.Verb, a.Confidence)
+		}
+		if cfg.Known[p.Subject] {
+			return fmt.Sprintf("/%s is already a verb or alias yet failed: check for an alias claimed twice or a resolver problem", p.Subject)
+		}
+		if cfg.Matcher != nil {
+			if verb, conf, ok := cfg.Matcher.Suggest(p.Subject); ok {
+				switch {
+				case cfg.Exclude[verb]:
+					return fmt.Sprintf("near miss of the strict verb /%s: keep it failing; remind agents of the exact spelling", verb)
+				case conf < cfg.MinConfidence:
+					return fmt.Sprintf("weakly close to /%s (confidence %.2f, below %.2f): show the verb list in the instructions", verb, conf, cfg.MinConfidence)
+				case p.Count < cfg.MinCount:
+					return fmt.Sprintf("close to /%s (confidence %.2f) but seen only %d times: wait for more evidence", verb, conf, p.Count)
+				}
+			}
 		}
 		return fmt.Sprintf("/%s is close to no verb: define it as a custom verb with maps_to, or show the verb list in the instructions", p.Subject)
 	case AmbiguousVerb:
@@ -273,7 +288,7 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 	r.Days = days(cs, since, now)
 	r.UnknownVerbs = unknownVerbs(cs)
 	r.Aliases = suggest(r.UnknownVerbs, cfg.Suggest)
-	r.Patterns = patterns(cs, cfg.Patterns, r.Aliases)
+	r.Patterns = patterns(cs, cfg.Patterns, r.Aliases, cfg.Suggest)
 	const topTokens = 20
 	if len(r.UnknownVerbs) > topTokens {
 		r.UnknownVerbs = r.UnknownVerbs[:topTokens]
