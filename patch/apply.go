@@ -72,13 +72,13 @@ func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		return p.build(t, places, false), p.report(places), nil
+		return p.build(t, places, false), p.report(t, places), nil
 	}
 	places, err := p.placeCareful(t, opt)
 	if err != nil {
 		return "", nil, err
 	}
-	return p.build(t, places, true), p.report(places), nil
+	return p.build(t, places, true), p.report(t, places), nil
 }
 
 // text is the original split into lines.
@@ -284,7 +284,7 @@ func convertEOL(l Line, crlf bool) string {
 }
 
 // report describes places.
-func (p *Patch) report(places []place) *Report {
+func (p *Patch) report(t *text, places []place) *Report {
 	r := &Report{Strict: true, Hunks: make([]HunkReport, len(places))}
 	for i, pl := range places {
 		h := &p.Hunks[i]
@@ -293,9 +293,23 @@ func (p *Patch) report(places []place) *Report {
 			line = pl.at
 		}
 		r.Hunks[i] = HunkReport{Hunk: i + 1, Line: line, Offset: pl.offset, Fuzz: pl.fuzz, Whitespace: pl.ws}
-		if pl.offset != 0 || pl.fuzz != 0 || pl.ws || h.NoNumbers || h.Recounted {
+		if pl.offset != 0 || pl.fuzz != 0 || pl.ws || h.NoNumbers || h.Recounted || !pl.exact(t) {
 			r.Strict = false
 		}
 	}
 	return r
+}
+
+// exact reports whether the place's old lines equal the text's byte for byte.
+func (pl place) exact(t *text) bool {
+	j := pl.at
+	for _, l := range pl.lines {
+		if l.old() {
+			if t.raw[j] != l.raw() {
+				return false
+			}
+			j++
+		}
+	}
+	return true
 }

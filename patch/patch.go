@@ -87,8 +87,12 @@ func (h *Hunk) suffixContext() int {
 }
 
 // String renders the patch as a unified diff that Parse reads back to the
-// same Patch (headers are written only when a name is known).
+// same hunks (headers are written only when a name is known; a patch
+// without hunks renders as "").
 func (p *Patch) String() string {
+	if len(p.Hunks) == 0 {
+		return ""
+	}
 	var b strings.Builder
 	if p.OldName != "" || p.NewName != "" {
 		b.WriteString("--- ")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
+	"github.com/pattern-dialect/dialect/patch"
 )
 
 // change is one real change: old + diff gives new.
@@ -37,6 +38,7 @@ type generator struct {
 func generators() []generator {
 	return []generator{
 		{"exact", "the diff as git wrote it", exact},
+		{"created", "the diff made by patch.Diff(old, new, 3) instead of git", created},
 		{"drift", "1-10 new lines inserted into the text above every hunk (between it and the hunk before), diff unchanged", drift},
 		{"lines", "every hunk's @@ line numbers shifted by an independent nonzero amount in [-40,40] (kept >= 1), counts kept", wrongLines},
 		{"scrambled", "(extra) every hunk's @@ line numbers replaced by an independent uniform line of the text, counts kept: the numbers say nothing", scrambled},
@@ -56,6 +58,12 @@ func rngFor(seed uint64, variant, name string) *rand.Rand {
 
 func exact(ch change, _ *rand.Rand) (variant, bool, error) {
 	return variant{ch.old, ch.dif, ch.new}, true, nil
+}
+
+func created(ch change, _ *rand.Rand) (variant, bool, error) {
+	p := patch.Diff(ch.old, ch.new, patch.DefaultContext)
+	p.OldName, p.NewName = "a/file", "b/file"
+	return variant{ch.old, p.String(), ch.new}, true, nil
 }
 
 // fragments parses the change's diff with go-gitdiff, independently of the
