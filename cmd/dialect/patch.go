@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pattern-dialect/dialect/patch"
+)
+
+func init() {
+	register(&command{
+		name:  "patch",
+		usage: "apply --file ORIGINAL --patch DIFF [--strict] [--fuzz N] [-l] [-v] | diff OLD NEW [-U N]",
+		short: "apply and create unified diffs",
+		run:   runPatch,
+	})
+}
+
+// runPatch dispatches "dialect patch apply" and "dialect patch diff".
+func runPatch(ctx context.Context, sio *stdio, args []string) error {
+	if len(args) == 0 {
+		return usageError("patch needs a subcommand: apply or diff")
+	}
+	switch args[0] {
+	case "apply":
+		return runPatchApply(sio, args[1:])
+	case "diff":
+		return runPatchDiff(sio, args[1:])
+	}
+	return usageError("unknown patch subcommand %q: want apply or diff", args[0])
+}
+
+// runPatchApply writes the patched text to stdout. Nothing is written when
+// the patch cannot be applied safely: the whole text is built first.
+func runPatchApply(sio *stdio, args []string) error {
+	fs := flag.NewFlagSet("patch apply", flag.ContinueOnError)
+	fs.SetOutput(sio.err)
+	file := fs.String("file", "", "the original text (- for stdin)")
+	diff := fs.String("patch", "", "the unified diff (- for stdin)")
+	strict := fs.Bool("strict", false, "apply every hunk at its stated line, byte for byte, or fail")
+	fuzz := fs.Int("fuzz", patch.DefaultFuzz, "most outer context lines a hunk may lose at each end")
+	var ignoreWS bool
+	fs.BoolVar(&ignoreWS, "l", false, "let context and removed lines differ in whitespace only (GNU patch -l)")
+	fs.BoolVar(&ignoreWS, "ignore-whitespace", false, "same as -l")
+	verbose := fs.Bool("v", false, "say on stderr where each hunk went when it was not where the diff said")
+	rest, err := patchParseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) > 0:
+		return usageError("patch apply takes no arguments, got %q", rest)
+	case *file == "" || *diff == "":
+		return usageError("patch apply needs --file and --patch")
+	case *file == "-" && *diff == "-":
+		return usageError("only one of --file and --patch can be stdin")
+	case *fuzz < 0:
+		return usageError("--fuzz must be 0 or more")
+	}
+	original, err := patchReadInput(sio, *file)
+	if err != nil {
+		return err
+	}
+	diffText, err := patchReadInput(sio, *diff)
+	if err != nil {
+		return err
+	}
+	out, rep, err := patch.ApplyWith(original, diffText, patch.Options{Strict: *strict, Fuzz: *fuzz, IgnoreWhitespace: ignoreWS})
+	if err != nil {
+		return err
+	}
+	if *verbose && !rep.Strict {
+		for _, h := range rep.Hunks {
+			fmt.Fprintf(sio.err, "hunk #%d applied at line %d (offset %d, fuzz %d, whitespace ignored %v)\n", h.Hunk, h.Line, h.Offset, h.Fuzz, h.Whitespace)
+		}
+	}
+	_, err = io.WriteString(sio.out, out)
+	return err
+}
+
+// runPatchDiff writes the unified diff from OLD to NEW; nothing when they
+// are equal. The exit status is 0 either way: 1 means a failure here.
+func runPatchDiff(sio *stdio, args []string) error {
+	fs := flag.NewFlagSet("patch diff", flag.ContinueOnError)
+	fs.SetOutput(sio.err)
+	context := fs.Int("U", patch.DefaultContext, "lines of context around each change")
+	rest, err := patchParseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 2 {
+		return usageError("patch diff needs OLD and NEW, got %d arguments", len(rest))
+	}
+	if *context < 0 {
+		return usageError("-U must be 0 or more")
+	}
+	if rest[0] == "-" && rest[1] == "-" {
+		return usageError("only one of OLD and NEW can be stdin")
+	}
+	old, err := patchReadInput(sio, rest[0])
+	if err != nil {
+		return err
+	}
+	updated, err := patchReadInput(sio, rest[1])
+	if err != nil {
+		return err
+	}
+	p := patch.Diff(old, updated, *context)
+	p.OldName, p.NewName = rest[0], rest[1]
+	_, err = io.WriteString(sio.out, p.String())
+	return err
+}
+
+// patchParseFlags parses flags placed before, between or after the
+// arguments, and returns the arguments.
+func patchParseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitStatus(0)
+			}
+			return nil, usageError("%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
+			rest = append(rest, args[0])
+			args = args[1:]
+			continue
+		}
+		// Parse stops before a "-x" argument only after "--".
+		return append(rest, args...), nil
+	}
+}
+
+// patchReadInput reads a file, or stdin for "-".
+func patchReadInput(sio *stdio, name string) (string, error) {
+	if name == "-" {
+		b, err := io.ReadAll(sio.in)
+		return string(b), err
+	}
+	b, err := os.ReadFile(name)
+	return string(b), err
+}
