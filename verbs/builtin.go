@@ -56,3 +56,33 @@ func Builtin() []Spec {
 		{"halt", nil, Strict, "stop the runtime"},
 	}
 }
+
+// builtinExamples are the few-shot examples of the built-in verbs, shown
+// in the model instructions. Each is checked to parse by the tests.
+var builtinExamples = map[string][]string{
+	"recall":   {`/recall project deadlines`, `/recall + "Ana prefers morning meetings"`, `/recall project_notes + "deadline moved to Friday"`, `/recall -old_notes`},
+	"context":  {`/context human + "prefers short answers"`, `/context human "likes tea" -> "likes coffee"`},
+	"search":   {`/search deadline in conversations > 2 weeks`, `/search budget #work @7d ^5`},
+	"send":     {`/send @agent @anchor "the report is ready"`},
+	"reply":    {`/reply "Done, see the summary above."`},
+	"post":     {`/post @bluesky "Shipped the new release today."`},
+	"dm":       {`/dm "Your build finished."`},
+	"tell":     {`/tell @anchor "the partner seems stressed"`},
+	"fetch":    {`/fetch https://go.dev/doc/ html`, `/fetch continue`},
+	"web":      {`/web go 1.26 release notes`},
+	"calc":     {`/calc 20% of 350`},
+	"approve":  {`/approve 12`, `/approve 12 always`},
+	"deny":     {`/deny 12 "too risky"`},
+	"escalate": {`/escalate 12 "needs a human decision"`},
+	"cancel":   {`/cancel`, `/cancel 12`},
+	"halt":     {`/halt "runaway loop" !`},
+}
+
+// builtinName is the built-in verb whose grammar parses v's arguments:
+// itself, or for a custom verb the built-in it maps to.
+func builtinName(v *Verb) string {
+	if v.Custom {
+		return v.MapsTo
+	}
+	return v.Name
+}

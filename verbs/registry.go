@@ -2,8 +2,11 @@ package verbs
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/pattern-dialect/dialect/grammarbridge"
 )
 
 // Verb is one verb of the registry: its vocabulary entry and, for custom
@@ -21,6 +24,12 @@ type Verb struct {
 	RequiresPermission bool    // queue for approval instead of running
 	Priority           int     // settles an alias another verb claims too
 	Grammar            *GrammarRef
+
+	// Form is the usage line of the verb's arguments, for instructions and
+	// failure messages.
+	Form string
+
+	grammar *grammarbridge.Grammar // a custom verb's compiled Grammar
 }
 
 // Target is a delivery target named in configuration.
@@ -63,12 +72,35 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return e.Key + ": " + e.Msg }
 
+// Options configure a Registry beyond the verb tables.
+type Options struct {
+	// Tools names the configured tools a custom verb may map to besides
+	// the built-in verbs.
+	Tools []string
+	// GrammarDir is the directory a custom verb's grammar file is relative
+	// to: the directory of the configuration file that names it. Empty
+	// means the current directory.
+	GrammarDir string
+	// GrammarLoader reads grammar files; nil reads the file system.
+	GrammarLoader grammarbridge.Loader
+	// Domains are send domains beyond user, agent, channel, bluesky and
+	// discord (a custom verb's default_target type is added by itself).
+	Domains []string
+	// MaxInput bounds one action's arguments plus content, in bytes;
+	// 0 means MaxInput (64 KiB).
+	MaxInput int
+}
+
 // Registry is the vocabulary in force: the built-in verbs, extended and
-// added to by configuration. It is immutable once built and safe for
-// concurrent use.
+// added to by configuration, with the grammars that parse their arguments.
+// It is immutable once built and safe for concurrent use.
 type Registry struct {
-	verbs []*Verb          // in order: built-ins, then custom verbs by name
-	by    map[string]*Verb // canonical name → verb
+	verbs    []*Verb             // in order: built-ins, then custom verbs by name
+	by       map[string]*Verb    // canonical name → verb
+	builtins map[string]*builtin // built-in verb → its argument parser
+	domains  []string            // send domains
+	maxInput int
+	opts     Options
 }
 
 // authorityVerbs need an authority role (DIALECT.md §5).
@@ -76,17 +108,35 @@ var authorityVerbs = map[string]bool{"approve": true, "deny": true, "escalate": 
 
 // NewRegistry builds the registry from the built-in verbs and exts. Tools
 // names the configured tools a custom verb may map to besides built-ins.
+// Grammar files are read relative to the current directory; see
+// NewRegistryWith.
 func NewRegistry(exts []Extension, tools []string) (*Registry, error) {
-	r := &Registry{by: map[string]*Verb{}}
+	return NewRegistryWith(exts, Options{Tools: tools})
+}
+
+// NewRegistryWith builds the registry from the built-in verbs and exts,
+// compiling every custom verb's grammar. A problem with an extension is a
+// *ConfigError naming its key.
+func NewRegistryWith(exts []Extension, opts Options) (*Registry, error) {
+	r := &Registry{by: map[string]*Verb{}, opts: opts, maxInput: opts.MaxInput}
+	if r.maxInput <= 0 {
+		r.maxInput = MaxInput
+	}
+	r.domains = appendNew(slices.Clone(builtinDomains), opts.Domains...)
+	b, err := compileBuiltins(r)
+	if err != nil {
+		return nil, err
+	}
+	r.builtins = b
 	for _, s := range Builtin() {
-		v := &Verb{Spec: s, Authority: authorityVerbs[s.Name]}
+		v := &Verb{Spec: s, Authority: authorityVerbs[s.Name], Examples: builtinExamples[s.Name], Form: b[s.Name].usage(s.Name)}
 		r.verbs = append(r.verbs, v)
 		r.by[s.Name] = v
 	}
 	exts = slices.Clone(exts)
 	slices.SortFunc(exts, func(a, b Extension) int { return strings.Compare(a.Name, b.Name) })
 	for _, e := range exts {
-		if err := r.apply(e, tools); err != nil {
+		if err := r.apply(e, opts.Tools); err != nil {
 			return nil, err
 		}
 	}
@@ -115,7 +165,7 @@ func (r *Registry) apply(e Extension, tools []string) error {
 		if e.Description != "" {
 			v.Description = e.Description
 		}
-		v.Examples = append(v.Examples, e.Examples...)
+		v.Examples = append(slices.Clone(v.Examples), e.Examples...)
 		v.RequiresPermission = v.RequiresPermission || e.RequiresPermission
 		v.Priority = e.Priority
 		return nil
@@ -160,8 +210,28 @@ func (r *Registry) apply(e Extension, tools []string) error {
 	if builtin {
 		// A custom verb is never more forgiving than what it runs as, and
 		// needs the same authority.
-		v.Strictness = max(v.Strictness, target.Strictness)
+		v.Strictness = stricter(v.Strictness, target.Strictness)
 		v.Authority = target.Authority
+		v.Form = r.builtins[v.MapsTo].usage(name)
+	} else {
+		v.Form = "/" + name + " ARGUMENTS"
+	}
+	if e.DefaultTarget != nil {
+		if e.DefaultTarget.Type == "" {
+			return &ConfigError{key("default_target"), "needs a type (user, agent, channel, bluesky, discord or another domain)"}
+		}
+		r.domains = appendNew(r.domains, e.DefaultTarget.Type)
+	}
+	if err := checkTemplate(e.Template); err != nil {
+		return &ConfigError{key("template"), err.Error()}
+	}
+	if e.Grammar != nil {
+		g, err := r.compileGrammar(e.Grammar)
+		if err != nil {
+			return &ConfigError{key("grammar"), err.Error()}
+		}
+		v.grammar = g
+		v.Form = "/" + name + " ... (grammar " + filepath.Base(e.Grammar.File) + ")"
 	}
 	r.verbs = append(r.verbs, v)
 	r.by[name] = v
@@ -218,4 +288,13 @@ func appendNew(dst []string, names ...string) []string {
 		}
 	}
 	return dst
+}
+
+// stricter returns the less forgiving of two strictness levels.
+func stricter(a, b Strictness) Strictness {
+	rank := map[Strictness]int{Loose: 0, Normal: 1, Strict: 2}
+	if rank[a] >= rank[b] {
+		return a
+	}
+	return b
 }

@@ -1,0 +1,565 @@
+package verbs
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agnivade/levenshtein"
+
+	"github.com/pattern-dialect/dialect/grammarbridge"
+	"github.com/pattern-dialect/dialect/intent"
+	"github.com/pattern-dialect/dialect/patch"
+)
+
+// grammarFS holds the argument grammars of the built-in verbs, one file
+// per verb, and the rules they share (common.agr).
+//
+//go:embed grammars/*.agr
+var grammarFS embed.FS
+
+// builtin is one built-in verb's argument parser: its compiled grammar,
+// the words and symbols the grammar uses, and the function that turns the
+// grammar's value into the verb's intent.
+type builtin struct {
+	name     string
+	grammar  *grammarbridge.Grammar
+	keywords map[string]bool // literal words and symbols of the grammar, lower case
+	syms     map[string]bool // the symbols among them
+	filters  bool            // CTX filters are taken out of the arguments
+	form     string          // usage, with the verb written as /VERB
+	build    func(p *parser, val map[string]any) (intent.Intent, error)
+}
+
+func (b *builtin) usage(verb string) string { return strings.ReplaceAll(b.form, "/VERB", "/"+verb) }
+
+// builtinForms lists, per built-in verb, its usage line, whether filters
+// apply, and its intent builder.
+func builtinForms(r *Registry) map[string]*builtin {
+	return map[string]*builtin{
+		"recall":   {form: `/VERB NAME · /VERB "query" · /VERB + "content" · /VERB NAME + "content" · /VERB -NAME · /VERB patch NAME + diff · /VERB read NAME`, filters: true, build: buildRecall},
+		"context":  {form: `/VERB BLOCK + "content" · /VERB BLOCK "old" -> "new" · /VERB archive BLOCK · /VERB load LABEL · /VERB swap BLOCK LABEL`, build: buildContext},
+		"search":   {form: `/VERB TERMS [in archival|conversations|constellation|all] [everywhere] [> 2 weeks] [role:assistant] [#tag @7d ^5 *project &format]`, filters: true, build: buildSearch(r)},
+		"send":     {form: `/VERB @domain [@target] "message"`, build: buildSend(r, "send")},
+		"reply":    {form: `/VERB "message"`, build: buildSend(r, "reply")},
+		"post":     {form: `/VERB @platform "message"`, build: buildSend(r, "post")},
+		"dm":       {form: `/VERB [@user] "message"`, build: buildSend(r, "dm")},
+		"tell":     {form: `/VERB @agent "message"`, build: buildSend(r, "tell")},
+		"fetch":    {form: `/VERB URL [html|text] · /VERB continue`, build: buildFetch(r)},
+		"web":      {form: `/VERB QUERY`, build: buildWeb},
+		"calc":     {form: `/VERB EXPRESSION`, build: buildCalc},
+		"approve":  {form: `/VERB ID [always]`, build: buildAuthority(intent.Approve)},
+		"deny":     {form: `/VERB ID ["reason"] [always]`, build: buildAuthority(intent.Deny)},
+		"escalate": {form: `/VERB ID "reason"`, build: buildAuthority(intent.Escalate)},
+		"cancel":   {form: `/VERB [ID]`, build: buildAuthority(intent.Cancel)},
+		"halt":     {form: `/VERB "reason" !`, build: buildAuthority(intent.Halt)},
+	}
+}
+
+// compileBuiltins compiles every built-in grammar and collects its
+// keywords.
+func compileBuiltins(r *Registry) (map[string]*builtin, error) {
+	forms := builtinForms(r)
+	loader := grammarbridge.FSLoader{FS: grammarFS}
+	for name, b := range forms {
+		file := "grammars/" + name + ".agr"
+		g, err := grammarbridge.Compile(loader, file, grammarbridge.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("verbs: built-in grammar %s: %w", file, err)
+		}
+		src, err := grammarFS.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		f, err := grammarbridge.Parse(file, string(src))
+		if err != nil {
+			return nil, err
+		}
+		b.name, b.grammar = name, g
+		b.keywords, b.syms = map[string]bool{}, map[string]bool{}
+		for _, rd := range f.Rules {
+			collectLiterals(rd.Alts, b.keywords)
+		}
+		for k := range b.keywords {
+			if !isLetter(k) {
+				b.syms[k] = true
+			}
+		}
+	}
+	return forms, nil
+}
+
+func collectLiterals(alts []*grammarbridge.Alt, into map[string]bool) {
+	for _, a := range alts {
+		for _, part := range a.Parts {
+			switch x := part.(type) {
+			case *grammarbridge.Literal:
+				for _, t := range x.Tokens {
+					into[strings.ToLower(t)] = true
+				}
+			case *grammarbridge.Group:
+				collectLiterals(x.Alts, into)
+			}
+		}
+	}
+}
+
+func asNoMatch(err error, nm **grammarbridge.NoMatchError) bool { return errors.As(err, nm) }
+
+// impliedOp is the operation an alias implies (DIALECT.md §5: forget →
+// delete): the keyword put before the arguments unless they start with one.
+func impliedOp(verb, token string) string {
+	if verb != "recall" {
+		return ""
+	}
+	switch strings.ToLower(strings.TrimSpace(token)) {
+	case "forget":
+		return "delete"
+	case "save", "store", "archive":
+		return "insert"
+	}
+	return ""
+}
+
+func missing(p *parser, format string, a ...any) error {
+	return perr(MissingArg, p.verb, 0, "/%s "+format, append([]any{p.verb}, a...)...)
+}
+
+func buildRecall(p *parser, val map[string]any) (intent.Intent, error) {
+	op, _ := val["op"].(string)
+	switch {
+	case val == nil && p.nfilt > 0:
+		return intent.Recall{Op: intent.RecallSearch, Filters: p.filters}, nil
+	case val == nil && strings.TrimSpace(p.in.Content) != "":
+		return intent.Recall{Op: intent.RecallInsert, Content: p.in.Content, Refs: refsIn(p.in.Content)}, nil
+	case val == nil:
+		return nil, missing(p, `needs a block name, a "query", or + "content" to save.`)
+	}
+	rc := intent.Recall{Op: intent.RecallOp(op)}
+	switch op {
+	case "insert", "append":
+		rc.Content, rc.Refs = p.content(val, "content")
+		if strings.TrimSpace(rc.Content) == "" {
+			return nil, missing(p, `%s needs the content to save: /%s %s"text".`, op, p.verb, map[bool]string{true: "NAME + ", false: "+ "}[op == "append"])
+		}
+		if op == "append" {
+			rc.Block = p.str(val, "block")
+			return p.checkBlock(rc, false)
+		}
+		return rc, nil
+	case "delete", "read":
+		rc.Block = p.str(val, "block")
+		return p.checkBlock(rc, op == "read")
+	case "patch":
+		rc.Block = p.str(val, "block")
+		rc.Patch = p.in.Content
+		if strings.TrimSpace(rc.Patch) == "" {
+			return nil, missing(p, "patch needs a unified diff in a fenced block after the action.")
+		}
+		if _, err := patch.Parse(rc.Patch); err != nil {
+			return nil, perr(MalformedSyntax, p.verb, 0, "/%s patch %s: the diff cannot be read: %v", p.verb, rc.Block, err)
+		}
+		return p.checkBlock(rc, false)
+	case "search":
+		rc.Query, _ = p.text(val["query"])
+		rc.Filters = p.filters
+		return rc, nil
+	case "auto":
+		text, ts := p.text(val["text"])
+		if len(ts) == 1 && ts[0].kind == tQuoted {
+			return intent.Recall{Op: intent.RecallSearch, Query: text, Filters: p.filters}, nil
+		}
+		if p.nfilt == 0 && p.in.Blocks != nil {
+			ok, err := p.in.Blocks.HasBlock(p.ctx, text)
+			if err != nil {
+				return nil, fmt.Errorf("verbs: looking up block %q: %w", text, err)
+			}
+			if ok {
+				return intent.Recall{Op: intent.RecallRead, Block: text}, nil
+			}
+		}
+		return intent.Recall{Op: intent.RecallSearch, Query: text, Filters: p.filters}, nil
+	}
+	return nil, fmt.Errorf("verbs: recall grammar gave unknown op %q", op)
+}
+
+// checkBlock settles a block name that names no block exactly: several
+// blocks it could mean is AMBIGUOUS_ARGS; for a read, one is taken.
+func (p *parser) checkBlock(rc intent.Recall, read bool) (intent.Intent, error) {
+	if rc.Block == "" {
+		return nil, missing(p, "%s needs a block name.", rc.Op)
+	}
+	bm, ok := p.in.Blocks.(BlockMatcher)
+	if p.in.Blocks == nil || !ok {
+		return rc, nil
+	}
+	exact, err := p.in.Blocks.HasBlock(p.ctx, rc.Block)
+	if err != nil || exact {
+		return rc, err
+	}
+	names, err := bm.MatchBlocks(p.ctx, rc.Block)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("verbs: matching block %q: %w", rc.Block, err)
+	case len(names) > 1:
+		e := perr(AmbiguousArgs, p.verb, 0, "'%s' matches %s — which one?", rc.Block, orList(names))
+		e.Candidates = names
+		return nil, e
+	case len(names) == 1 && read:
+		rc.Block = names[0]
+	}
+	return rc, nil
+}
+
+func buildContext(p *parser, val map[string]any) (intent.Intent, error) {
+	if val == nil {
+		return nil, missing(p, `needs a block: /%s BLOCK + "content".`, p.verb)
+	}
+	op, _ := val["op"].(string)
+	c := intent.Context{Op: intent.ContextOp(op), Block: p.str(val, "block")}
+	switch op {
+	case "append":
+		c.Content, c.Refs = p.content(val, "content")
+		if strings.TrimSpace(c.Content) == "" {
+			return nil, missing(p, `%s needs the content to add: /%s %s + "text".`, c.Block, p.verb, c.Block)
+		}
+	case "replace":
+		var ts1, ts2 []token
+		c.Old, ts1 = p.text(val["old"])
+		c.New, ts2 = p.text(val["new"])
+		c.Refs = refs(append(ts1, ts2...))
+		if c.Old == "" {
+			return nil, missing(p, `%s needs the text to replace: /%s %s "old" -> "new".`, c.Block, p.verb, c.Block)
+		}
+	case "load":
+		c.Block, c.Label = "", p.str(val, "label")
+	case "swap":
+		c.Label = p.str(val, "label")
+	}
+	return c, nil
+}
+
+var domainWords = map[string]string{
+	"archival": intent.DomainArchival, "archive": intent.DomainArchival, "memory": intent.DomainArchival,
+	"conversations": intent.DomainConversations, "conversation": intent.DomainConversations,
+	"chats": intent.DomainConversations, "chat": intent.DomainConversations, "history": intent.DomainConversations,
+	"constellation": intent.DomainConstellation, "all": "all", "everything": "all",
+}
+
+func buildSearch(r *Registry) func(p *parser, val map[string]any) (intent.Intent, error) {
+	return func(p *parser, val map[string]any) (intent.Intent, error) {
+		if err := p.unknownDomain(); err != nil {
+			return nil, err
+		}
+		s := intent.Search{Filters: p.filters, Role: p.role}
+		if val != nil {
+			s.Terms = p.str(val, "terms")
+			for _, k := range []string{"pre", "post"} {
+				mods, _ := val[k].([]any)
+				for _, m := range mods {
+					if err := p.searchMod(&s, m); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+		if s.Terms == "" && p.nfilt == 0 {
+			return nil, missing(p, "needs terms to look for: /%s project deadlines.", p.verb)
+		}
+		return s, nil
+	}
+}
+
+// unknownDomain catches "in archivs" at either end of the arguments: a
+// domain modifier misspelled, not terms to search for.
+func (p *parser) unknownDomain() error {
+	w := p.r.words
+	for _, i := range []int{0, len(w) - 2} {
+		if i < 0 || i+1 >= len(w) || w[i] != "in" || !strings.HasPrefix(w[i+1], "zw") {
+			continue
+		}
+		t := p.toks[p.r.toks[i+1]]
+		got := strings.ToLower(strings.Trim(t.text, ".,;:!?"))
+		if _, ok := domainWords[got]; ok {
+			continue
+		}
+		best, bd := "", 99
+		for _, d := range []string{"archival", "conversations", "constellation", "all"} {
+			limit := 2
+			if len(got) <= 4 {
+				limit = 1
+			}
+			if dist := levenshtein.ComputeDistance(got, d); dist <= limit && dist < bd {
+				best, bd = d, dist
+			}
+		}
+		if best != "" {
+			e := perr(UnknownModifier, p.verb, col(p.args, t.pos), "/%s in %s — did you mean 'in %s'?", p.verb, t.text, best)
+			e.Suggestion = "in " + best
+			return e
+		}
+	}
+	return nil
+}
+
+func (p *parser) searchMod(s *intent.Search, m any) error {
+	mm, _ := m.(map[string]any)
+	if d, ok := mm["domain"].(string); ok {
+		if d == "all" {
+			s.Domains = nil
+		} else if !contains(s.Domains, d) {
+			s.Domains = append(s.Domains, d)
+		}
+		return nil
+	}
+	n, older := mm["older"]
+	if !older {
+		n = mm["newer"]
+	}
+	t := p.at(n)
+	if t == nil {
+		return nil
+	}
+	count, err := strconv.Atoi(t.text)
+	if err != nil || count <= 0 || count > 100000 {
+		return perr(MalformedSyntax, p.verb, col(p.args, t.pos), "/%s: %q at column %d is not a number of time units (> 2 weeks)", p.verb, t.text, col(p.args, t.pos))
+	}
+	unit := map[string]time.Duration{"m": time.Minute, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour,
+		"mo": 30 * 24 * time.Hour, "y": 365 * 24 * time.Hour}[mm["unit"].(string)]
+	if older {
+		s.Time.OlderThan = time.Duration(count) * unit
+	} else {
+		s.Time.NewerThan = time.Duration(count) * unit
+	}
+	return nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// builtinDomains are the send domains of DIALECT.md §5.
+var builtinDomains = []string{"user", "agent", "channel", "bluesky", "discord"}
+
+func buildSend(r *Registry, via string) func(p *parser, val map[string]any) (intent.Intent, error) {
+	return func(p *parser, val map[string]any) (intent.Intent, error) {
+		s := intent.Send{}
+		if via != "send" {
+			s.Via = via
+		}
+		at := func(k string) (string, *token) {
+			t := p.at(val[k])
+			if t == nil {
+				return "", nil
+			}
+			return t.body, t
+		}
+		switch via {
+		case "send":
+			var t *token
+			s.Domain, t = at("domain")
+			s.Target, _ = at("target")
+			if t == nil {
+				return nil, missing(p, `needs a destination: /%s @user "message" (domains: %s).`, p.verb, strings.Join(r.domains, ", "))
+			}
+			if err := p.checkDomain(r, &s.Domain, t, r.domains); err != nil {
+				return nil, err
+			}
+		case "reply":
+			s.Domain = "thread"
+		case "post":
+			var t *token
+			s.Domain, t = at("platform")
+			if t == nil {
+				return nil, missing(p, `needs a platform: /%s @bluesky "text".`, p.verb)
+			}
+			if err := p.checkDomain(r, &s.Domain, t, r.platforms()); err != nil {
+				return nil, err
+			}
+		case "dm":
+			s.Domain = "user"
+			s.Target, _ = at("target")
+		case "tell":
+			s.Domain = "agent"
+			s.Target, _ = at("target")
+			if s.Target == "" && val != nil {
+				s.Target = p.str(val, "target")
+			}
+			if s.Target == "" {
+				return nil, missing(p, `needs an agent: /%s @anchor "message".`, p.verb)
+			}
+		}
+		s.Content, s.Refs = p.content(val, "content")
+		if strings.TrimSpace(s.Content) == "" {
+			return nil, missing(p, `needs a message: %s.`, strings.ReplaceAll(builtinFormsUsage[via], "/VERB", "/"+p.verb))
+		}
+		return s, nil
+	}
+}
+
+var builtinFormsUsage = map[string]string{
+	"send": `/VERB @user "message"`, "reply": `/VERB "message"`, "post": `/VERB @bluesky "message"`,
+	"dm": `/VERB "message"`, "tell": `/VERB @anchor "message"`,
+}
+
+func (r *Registry) platforms() []string {
+	var out []string
+	for _, d := range r.domains {
+		if d != "user" && d != "agent" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// checkDomain accepts a known domain (case-insensitive) and otherwise
+// suggests the closest.
+func (p *parser) checkDomain(r *Registry, d *string, t *token, known []string) error {
+	low := strings.ToLower(*d)
+	for _, k := range known {
+		if k == low {
+			*d = k
+			return nil
+		}
+	}
+	e := perr(UnknownModifier, p.verb, col(p.args, t.pos), "/%s: @%s is not a destination here (%s)", p.verb, *d, "@"+strings.Join(known, ", @"))
+	if s := closest(low, known, 2); s != "" {
+		e.Suggestion = "@" + s
+		e.Message = fmt.Sprintf("/%s @%s — did you mean '@%s'?", p.verb, *d, s)
+	}
+	return e
+}
+
+// closest returns the option within limit edits of s, nearest first, or "".
+func closest(s string, options []string, limit int) string {
+	best, bd := "", limit+1
+	for _, o := range options {
+		if d := levenshtein.ComputeDistance(s, o); d < bd {
+			best, bd = o, d
+		}
+	}
+	return best
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	// deterministic order for messages
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+func buildFetch(r *Registry) func(p *parser, val map[string]any) (intent.Intent, error) {
+	return func(p *parser, val map[string]any) (intent.Intent, error) {
+		if val == nil {
+			return nil, missing(p, "needs a URL.")
+		}
+		if c, _ := val["continue"].(bool); c {
+			return intent.Fetch{Continue: true}, nil
+		}
+		t := p.at(val["url"])
+		url, ok := asURL(t)
+		if !ok {
+			if strings.EqualFold(p.in.Token, "get") {
+				// get is fetch only before a URL; otherwise it reads memory.
+				in := p.in
+				in.Token, in.Args = "", "read "+in.Args
+				return r.parseBuiltin(p.ctx, r.by["recall"], "recall", in)
+			}
+			return nil, missing(p, "needs a URL; %q is not one.", t.text)
+		}
+		f := intent.Fetch{URL: url}
+		f.Format, _ = val["format"].(string)
+		return f, nil
+	}
+}
+
+// asURL accepts http(s) URLs, www. hosts and bare host names with a dot
+// (example.org/page), adding https://.
+func asURL(t *token) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	s := t.text
+	low := strings.ToLower(s)
+	switch {
+	case strings.HasPrefix(low, "http://") || strings.HasPrefix(low, "https://"):
+		return s, len(s) > len("https://")
+	case strings.HasPrefix(low, "www."):
+		return "https://" + s, true
+	}
+	host, _, _ := strings.Cut(s, "/")
+	dot := strings.LastIndexByte(host, '.')
+	if dot <= 0 || dot == len(host)-1 || strings.ContainsAny(host, "@:") {
+		return "", false
+	}
+	for _, c := range host[dot+1:] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return "", false
+		}
+	}
+	return "https://" + s, true
+}
+
+func buildWeb(p *parser, val map[string]any) (intent.Intent, error) {
+	q := p.str(val, "query")
+	if q == "" {
+		q = strings.TrimSpace(p.in.Content)
+	}
+	if q == "" {
+		return nil, missing(p, "needs a query: /%s go 1.26 release notes.", p.verb)
+	}
+	return intent.Web{Query: q}, nil
+}
+
+func buildCalc(p *parser, val map[string]any) (intent.Intent, error) {
+	e := p.str(val, "expr")
+	if e == "" {
+		e = strings.TrimSpace(p.in.Content)
+	}
+	if e == "" {
+		return nil, missing(p, "needs an expression: /%s 20%% of 350.", p.verb)
+	}
+	return intent.Calc{Expr: e}, nil
+}
+
+func buildAuthority(op intent.AuthorityOp) func(p *parser, val map[string]any) (intent.Intent, error) {
+	return func(p *parser, val map[string]any) (intent.Intent, error) {
+		a := intent.Authority{Op: op}
+		if t := p.at(val["id"]); t != nil {
+			a.ID = strings.TrimPrefix(t.body, "#")
+		}
+		a.Always, _ = val["always"].(bool)
+		a.Reason = p.str(val, "reason")
+		if a.Reason == "" && (op == intent.Halt || op == intent.Escalate || op == intent.Deny) {
+			a.Reason = strings.TrimSpace(p.in.Content)
+		}
+		switch {
+		case op == intent.Halt && a.Reason == "":
+			return nil, missing(p, `needs a reason: /%s "reason" !`, p.verb)
+		case op == intent.Halt && p.in.Marker != "!":
+			return nil, perr(MalformedSyntax, p.verb, 0, `/%s stops the runtime and must end with the ! marker: /%s "reason" !`, p.verb, p.verb)
+		case op == intent.Cancel || op == intent.Halt:
+		case a.ID == "":
+			return nil, missing(p, "needs the id of a pending action: %s.", map[intent.AuthorityOp]string{
+				intent.Approve: "/" + p.verb + " 12", intent.Deny: "/" + p.verb + ` 12 "reason"`, intent.Escalate: "/" + p.verb + ` 12 "reason"`}[op])
+		case op == intent.Escalate && a.Reason == "":
+			return nil, missing(p, `needs a reason: /%s %s "reason".`, p.verb, a.ID)
+		}
+		return a, nil
+	}
+}

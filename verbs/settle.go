@@ -1,0 +1,97 @@
+package verbs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pattern-dialect/dialect/intent"
+)
+
+// ParseAction parses an action whose verb token was written as token and
+// resolved to verb. When token is an alias several verbs claim (remember:
+// recall and context), the conflict is settled here by Settle rather than
+// by the resolver, so that argument shape comes before priority.
+func (r *Registry) ParseAction(ctx context.Context, token, verb string, in Input) (string, intent.Intent, error) {
+	if in.Token == "" {
+		in.Token = token
+	}
+	if cs := r.Claimants(token); len(cs) > 1 {
+		return r.Settle(ctx, cs, in)
+	}
+	out, err := r.Parse(ctx, verb, in)
+	return verb, out, err
+}
+
+// Settle decides between verbs that claim the same alias (DIALECT.md §5):
+// first by argument shape (the verbs whose grammar parses the arguments),
+// then by configured priority; a tie left is AMBIGUOUS_VERB naming the
+// candidates. Errors other than parse failures stop it.
+func (r *Registry) Settle(ctx context.Context, verbs []string, in Input) (string, intent.Intent, error) {
+	type fit struct {
+		verb string
+		in   intent.Intent
+	}
+	var fits []fit
+	var firstErr error
+	for _, name := range verbs {
+		out, err := r.Parse(ctx, name, in)
+		var pe *ParseError
+		switch {
+		case err == nil:
+			fits = append(fits, fit{name, out})
+		case errors.As(err, &pe):
+			if firstErr == nil {
+				firstErr = err
+			}
+		default:
+			return "", nil, err
+		}
+	}
+	switch len(fits) {
+	case 1:
+		return fits[0].verb, fits[0].in, nil
+	case 0:
+		if len(verbs) == 1 {
+			return verbs[0], nil, firstErr
+		}
+	}
+	pool := fits
+	if len(pool) == 0 {
+		for _, n := range verbs {
+			pool = append(pool, fit{verb: n})
+		}
+	}
+	best, tie := -1, false
+	var top fit
+	for _, f := range pool {
+		p := 0
+		if v := r.by[f.verb]; v != nil {
+			p = v.Priority
+		}
+		switch {
+		case p > best:
+			best, top, tie = p, f, false
+		case p == best:
+			tie = true
+		}
+	}
+	if !tie && top.in != nil {
+		return top.verb, top.in, nil
+	}
+	if !tie && len(fits) == 0 {
+		// Priority picks the verb, but its arguments do not parse.
+		out, err := r.Parse(ctx, top.verb, in)
+		return top.verb, out, err
+	}
+	names := make([]string, 0, len(pool))
+	for _, f := range pool {
+		names = append(names, f.verb)
+	}
+	slashed := make([]string, len(names))
+	for i, n := range names {
+		slashed[i] = "/" + n
+	}
+	return "", nil, &ParseError{Code: AmbiguousVerb, Candidates: names,
+		Message: fmt.Sprintf("I couldn't tell if you meant %s — which one?", orList(slashed))}
+}
