@@ -1,0 +1,355 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/pattern-dialect/dialect/internal/sqlite"
+)
+
+// Kind says which memory a block belongs to.
+type Kind string
+
+// The two memories.
+const (
+	Archival Kind = "archival" // long-term, searched and read on demand (/recall)
+	Working  Kind = "working"  // always in the prompt (/context)
+)
+
+// ErrNotFound is returned (wrapped) when a block, pending action or output
+// does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is the runtime's state in one SQLite file. It is safe for
+// concurrent use, and many processes may use the same file at once.
+type Store struct {
+	db  *sqlite.DB
+	now func() time.Time
+}
+
+// Open opens the store at path ("" for sqlite.DefaultPath), applying the
+// store's migrations and any others given (so that one file can also hold,
+// say, the failure log).
+func Open(ctx context.Context, path string, more ...sqlite.Migration) (*Store, error) {
+	if path == "" {
+		p, err := sqlite.DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	db, err := sqlite.Open(ctx, path, append(Migrations(), more...)...)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{db: db, now: time.Now}, nil
+}
+
+// DB returns the underlying database, for packages that keep their own
+// tables in the same file.
+func (s *Store) DB() *sqlite.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Block is one memory block at its current version.
+type Block struct {
+	ID      int64
+	Kind    Kind
+	Name    string
+	Content string
+	Version int
+	Created time.Time
+	Updated time.Time
+}
+
+// Version is one recorded state of a block: the content after Op.
+type Version struct {
+	Version int
+	Op      string // "create", "replace", "append", "patch", "delete", ...
+	Content string
+	At      time.Time
+}
+
+const blockCols = `id, kind, name, content, version, created_at, updated_at`
+
+func scanBlock(row interface{ Scan(...any) error }) (Block, error) {
+	var b Block
+	var created, updated int64
+	err := row.Scan(&b.ID, &b.Kind, &b.Name, &b.Content, &b.Version, &created, &updated)
+	b.Created, b.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+	return b, err
+}
+
+// Get returns the block kind/name.
+func (s *Store) Get(ctx context.Context, kind Kind, name string) (Block, error) {
+	b, err := scanBlock(s.db.QueryRowContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Block{}, fmt.Errorf("%s block %q: %w", kind, name, ErrNotFound)
+	}
+	return b, err
+}
+
+// Names lists the names of kind's blocks, sorted.
+func (s *Store) Names(ctx context.Context, kind Kind) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name FROM blocks WHERE kind = ? ORDER BY name`, kind)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// Blocks returns every block of kind, by name.
+func (s *Store) Blocks(ctx context.Context, kind Kind) ([]Block, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? ORDER BY name`, kind)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Block
+	for rows.Next() {
+		b, err := scanBlock(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// Edit is how Update changes a block's content. It gets the current
+// content and whether the block exists, and returns the new content. An
+// error leaves the block unchanged and is returned by Update.
+type Edit func(old string, exists bool) (string, error)
+
+// Update changes kind/name in one transaction: it reads the block, calls
+// edit, and writes the result as a new version recorded with op. A block
+// that does not exist is created when edit accepts that. Nothing is written
+// if edit fails.
+func (s *Store) Update(ctx context.Context, kind Kind, name, op string, edit Edit) (Block, error) {
+	if err := checkName(name); err != nil {
+		return Block{}, err
+	}
+	var out Block
+	err := s.db.Write(ctx, func(tx *sql.Tx) error {
+		now := s.now().UnixMilli()
+		cur, err := scanBlock(tx.QueryRowContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
+		exists := err == nil
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		content, err := edit(cur.Content, exists)
+		if err != nil {
+			return err
+		}
+		if exists {
+			_, err = tx.ExecContext(ctx, `UPDATE blocks SET content = ?, version = version + 1, updated_at = ? WHERE id = ?`, content, now, cur.ID)
+		} else {
+			cur = Block{Kind: kind, Name: name, Created: time.UnixMilli(now)}
+			var res sql.Result
+			res, err = tx.ExecContext(ctx, `INSERT INTO blocks (kind, name, content, version, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)`, kind, name, content, now, now)
+			if err == nil {
+				cur.ID, err = res.LastInsertId()
+			}
+		}
+		if err != nil {
+			return err
+		}
+		cur.Version++
+		cur.Content, cur.Updated = content, time.UnixMilli(now)
+		_, err = tx.ExecContext(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			cur.ID, kind, name, cur.Version, op, content, now)
+		out = cur
+		return err
+	})
+	return out, err
+}
+
+// Put sets kind/name to content, creating it if needed.
+func (s *Store) Put(ctx context.Context, kind Kind, name, content string) (Block, error) {
+	return s.Update(ctx, kind, name, "replace", func(string, bool) (string, error) { return content, nil })
+}
+
+// Append adds content on a new line at the end of kind/name, creating the
+// block if needed.
+func (s *Store) Append(ctx context.Context, kind Kind, name, content string) (Block, error) {
+	return s.Update(ctx, kind, name, "append", func(old string, exists bool) (string, error) {
+		if !exists || old == "" {
+			return content, nil
+		}
+		return strings.TrimRight(old, "\n") + "\n" + content, nil
+	})
+}
+
+// Insert stores content as a new archival entry named memory-N (the next
+// free N) and returns it.
+func (s *Store) Insert(ctx context.Context, kind Kind, content string) (Block, error) {
+	for {
+		var n int64
+		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM blocks`).Scan(&n); err != nil {
+			return Block{}, err
+		}
+		name := fmt.Sprintf("memory-%d", n)
+		b, err := s.Update(ctx, kind, name, "create", func(_ string, exists bool) (string, error) {
+			if exists {
+				return "", errNameTaken
+			}
+			return content, nil
+		})
+		if !errors.Is(err, errNameTaken) {
+			return b, err
+		}
+	}
+}
+
+var errNameTaken = errors.New("name taken")
+
+// Delete removes kind/name, recording its last content as a "delete"
+// version so that history keeps it.
+func (s *Store) Delete(ctx context.Context, kind Kind, name string) error {
+	return s.db.Write(ctx, func(tx *sql.Tx) error {
+		cur, err := scanBlock(tx.QueryRowContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%s block %q: %w", kind, name, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at) VALUES (?, ?, ?, ?, 'delete', ?, ?)`,
+			cur.ID, kind, name, cur.Version+1, cur.Content, s.now().UnixMilli()); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM blocks WHERE id = ?`, cur.ID)
+		return err
+	})
+}
+
+// Move renames kind/name to toKind/toName in one transaction (archive:
+// working → archival; load: archival → working), recording a version on
+// both sides. With keep, the source stays (a copy).
+func (s *Store) Move(ctx context.Context, kind Kind, name string, toKind Kind, toName string, keep bool) (Block, error) {
+	src, err := s.Get(ctx, kind, name)
+	if err != nil {
+		return Block{}, err
+	}
+	b, err := s.Update(ctx, toKind, toName, "from "+string(kind)+" "+name, func(string, bool) (string, error) { return src.Content, nil })
+	if err != nil || keep {
+		return b, err
+	}
+	return b, s.Delete(ctx, kind, name)
+}
+
+// History returns every recorded version of kind/name, oldest first,
+// including those of a deleted block of that name.
+func (s *Store) History(ctx context.Context, kind Kind, name string) ([]Version, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT version, op, content, at FROM block_versions WHERE kind = ? AND name = ? ORDER BY at, block_id, version`, kind, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Version
+	for rows.Next() {
+		var v Version
+		var at int64
+		if err := rows.Scan(&v.Version, &v.Op, &v.Content, &at); err != nil {
+			return nil, err
+		}
+		v.At = time.UnixMilli(at)
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// Hit is one search result.
+type Hit struct {
+	Block
+	Snippet string  // the matching passage, terms in [brackets]
+	Score   float64 // bm25: lower is better
+}
+
+// SearchOptions narrow a search. Zero values mean no bound.
+type SearchOptions struct {
+	Limit  int       // default 10
+	Since  time.Time // updated at or after
+	Before time.Time // updated before
+}
+
+// Search finds kind's blocks ("" for both kinds) matching any of the query's
+// words, best first by bm25, with a snippet.
+func (s *Store) Search(ctx context.Context, kind Kind, query string, o SearchOptions) ([]Hit, error) {
+	q := ftsQuery(query)
+	if q == "" {
+		return nil, nil
+	}
+	sqlText := `SELECT b.id, b.kind, b.name, b.content, b.version, b.created_at, b.updated_at,
+		snippet(blocks_fts, 1, '[', ']', '…', 12), bm25(blocks_fts, 2.0, 1.0)
+		FROM blocks_fts JOIN blocks b ON b.id = blocks_fts.rowid
+		WHERE blocks_fts MATCH ? AND (? = '' OR b.kind = ?) AND b.updated_at >= ? AND (? = 0 OR b.updated_at < ?)
+		ORDER BY bm25(blocks_fts, 2.0, 1.0) LIMIT ?`
+	rows, err := s.db.QueryContext(ctx, sqlText, q, kind, kind, millis(o.Since), millis(o.Before), millis(o.Before), limit(o.Limit))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Hit
+	for rows.Next() {
+		var h Hit
+		var created, updated int64
+		if err := rows.Scan(&h.ID, &h.Kind, &h.Name, &h.Content, &h.Version, &created, &updated, &h.Snippet, &h.Score); err != nil {
+			return nil, err
+		}
+		h.Created, h.Updated = time.UnixMilli(created), time.UnixMilli(updated)
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// ftsQuery turns free text into an FTS5 query that matches any of its
+// words, each quoted so that no FTS5 operator in the text is obeyed.
+func ftsQuery(text string) string {
+	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	var b strings.Builder
+	for _, w := range words {
+		if b.Len() > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString(`"` + w + `"`)
+	}
+	return b.String()
+}
+
+func millis(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func limit(n int) int {
+	if n <= 0 {
+		return 10
+	}
+	return min(n, 1000)
+}
+
+// checkName refuses names that could not be written back as a block name.
+func checkName(name string) error {
+	if name == "" || len(name) > 200 || strings.ContainsAny(name, "\n\r\x00") {
+		return fmt.Errorf("block name %q: must be 1–200 characters on one line", name)
+	}
+	return nil
+}
