@@ -25,14 +25,18 @@ type Resolver struct {
 	lex   *morph.Lexicon
 	verbs []verbInfo
 
-	exact map[string][]int32 // name as registered → verbs
-	keys  map[string][]int32 // folded name → verbs
+	exact    map[string][]int32 // name as registered → verbs
+	keys     map[string][]int32 // folded name → verbs
+	exactHit map[string]Result  // name as registered → its tier-1 result
+	foldHit  map[string]Result  // folded name → its tier-2 result
 
-	names       []nameInfo // every (folded name or inflected form, verb) pair
-	byLen       []bucket   // rune length → non-strict names and forms of that length
-	strictNames []int32    // names of strict verbs
-	phon        map[string][]int32
-	maxWords    int // most words in a name
+	names         []nameInfo         // every (folded name or inflected form, verb) pair
+	byLen         [2][]bucket        // per class (normal, loose): rune length → names and forms of that length
+	strictNames   []int32            // names of strict verbs
+	strict        map[string]bool    // canonical verbs that are strict
+	phon          map[string][]int32 // Double Metaphone code → names
+	soundexDigits map[string]bool    // Soundex codes (without the letter) of the phonetic names
+	maxWords      int                // most words in a name
 
 	emb embedCache // embedding vectors of the names, filled on first use
 }
@@ -66,11 +70,14 @@ type nameInfo struct {
 func New(entries []Entry, opts Options) (*Resolver, error) {
 	opts.fill()
 	r := &Resolver{
-		opts:  opts,
-		lex:   morph.Default(),
-		exact: map[string][]int32{},
-		keys:  map[string][]int32{},
-		phon:  map[string][]int32{},
+		opts:   opts,
+		lex:    morph.Default(),
+		exact:  map[string][]int32{},
+		keys:   map[string][]int32{},
+		phon:   map[string][]int32{},
+		strict: map[string]bool{},
+
+		soundexDigits: map[string]bool{},
 	}
 	seenVerb := map[string]bool{}
 	for i, e := range entries {
@@ -84,6 +91,9 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 		seenVerb[v] = true
 		vi := int32(len(r.verbs))
 		r.verbs = append(r.verbs, verbInfo{name: v, strict: e.Strictness, priority: e.Priority})
+		if e.Strictness == Strict {
+			r.strict[v] = true
+		}
 		seenKey := map[string]bool{}
 		for _, n := range append([]string{e.Verb}, e.Names...) {
 			k := fold(n)
@@ -101,6 +111,14 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 			r.keys[k] = appendOnce(r.keys[k], vi)
 			r.addName(k, vi, e.Strictness)
 		}
+	}
+	r.exactHit = make(map[string]Result, len(r.exact))
+	for n, vs := range r.exact {
+		r.exactHit[n] = r.hit("", n, vs, TierExact, 1)
+	}
+	r.foldHit = make(map[string]Result, len(r.keys))
+	for k, vs := range r.keys {
+		r.foldHit[k] = r.hit("", k, vs, TierCase, 0.98)
 	}
 	return r, nil
 }
@@ -126,19 +144,20 @@ func (r *Resolver) addName(key string, verb int32, s Strictness) {
 		}
 		return
 	}
-	r.addForm(key, key, verb, true)
+	r.addForm(key, key, verb, s, true)
 	// Inflected forms let tier 4 see "gettin" as a typo of "getting".
 	for _, f := range r.lex.Forms(key) {
-		r.addForm(f, key, verb, false)
+		r.addForm(f, key, verb, s, false)
 	}
 }
 
-func (r *Resolver) addForm(form, base string, verb int32, phonetic bool) {
+func (r *Resolver) addForm(form, base string, verb int32, s Strictness, phonetic bool) {
 	rs := []rune(form)
 	ni := int32(len(r.names))
 	nm := nameInfo{key: form, base: base, runes: rs, sig: signature(rs), verb: verb}
 	if compact := strings.ReplaceAll(form, " ", ""); phonetic && isASCIILetters(compact) && len(compact) >= 2 {
 		nm.soundex = matchr.Soundex(compact)
+		r.soundexDigits[nm.soundex[1:]] = true
 		p, sec := matchr.DoubleMetaphone(compact)
 		for _, c := range []string{p, sec} {
 			if c != "" {
@@ -147,10 +166,14 @@ func (r *Resolver) addForm(form, base string, verb int32, phonetic bool) {
 		}
 	}
 	r.names = append(r.names, nm)
-	for len(r.byLen) <= len(rs) {
-		r.byLen = append(r.byLen, bucket{})
+	class := 0
+	if s == Loose {
+		class = 1
 	}
-	b := &r.byLen[len(rs)]
+	for len(r.byLen[class]) <= len(rs) {
+		r.byLen[class] = append(r.byLen[class], bucket{})
+	}
+	b := &r.byLen[class][len(rs)]
 	b.sigs = append(b.sigs, nm.sig)
 	b.ids = append(b.ids, ni)
 }
@@ -161,8 +184,9 @@ func (r *Resolver) Options() Options { return r.opts }
 // Resolve resolves one verb token (without its slash) through tiers 1–6,
 // the semantic tier using the offline lexicon only. It never does I/O.
 func (r *Resolver) Resolve(token string) Result {
-	if vs, ok := r.exact[token]; ok {
-		return r.hit(token, token, vs, TierExact, 1)
+	if res, ok := r.exactHit[token]; ok {
+		res.Input = token
+		return res
 	}
 	return r.slow(token)
 }
@@ -225,15 +249,34 @@ func (r *Resolver) trim(cs []Candidate) []Candidate {
 }
 
 func (r *Resolver) slow(token string) Result {
-	if off := mixedScript(token); off >= 0 {
+	if len(token) <= 64 && isASCII(token) {
+		// Tier 2 without allocating: lower-case into a buffer.
+		var buf [64]byte
+		b := buf[:len(token)]
+		for i := 0; i < len(token); i++ {
+			c := token[i]
+			switch {
+			case c >= 'A' && c <= 'Z':
+				c += 'a' - 'A'
+			case c == '-' || c == '_':
+				c = ' '
+			}
+			b[i] = c
+		}
+		if res, ok := r.foldHit[string(b)]; ok {
+			res.Input = token
+			return res
+		}
+	} else if off := mixedScript(token); off >= 0 {
 		return Result{Input: token, Code: MixedScript, Offset: off}
 	}
 	key := fold(token)
 	if key == "" {
 		return Result{Input: token, Code: UnknownVerb}
 	}
-	if vs, ok := r.keys[key]; ok {
-		return r.hit(token, key, vs, TierCase, 0.98)
+	if res, ok := r.foldHit[key]; ok {
+		res.Input = token
+		return res
 	}
 	if !isASCII(key) {
 		// A verb spelled entirely in Cyrillic or Greek look-alikes is a
@@ -266,7 +309,8 @@ func (r *Resolver) slow(token string) Result {
 	}
 
 	letters := letterCount(key)
-	if letters < r.opts.MinFuzzyLen {
+	if letters < r.opts.MinFuzzyLen || strings.ContainsRune(key, utf8.RuneError) {
+		// Short tokens and tokens with invalid UTF-8 are never fuzzy.
 		return Result{Input: token, Code: UnknownVerb}
 	}
 	forms := make([]string, 0, 4)
@@ -282,7 +326,13 @@ func (r *Resolver) slow(token string) Result {
 		return res
 	}
 
-	guarded := !r.opts.NoWordGuard && (r.lex.IsVerb(key) || rest == "" && len(r.lex.Lemmas(first)) > 0)
+	var lemmas []string // WordNet base forms of the token, for the guard and tier 6
+	if rest == "" {
+		lemmas = r.lex.Lemmas(first)
+	} else if r.lex.IsVerb(key) {
+		lemmas = []string{key}
+	}
+	guarded := !r.opts.NoWordGuard && len(lemmas) > 0
 	var sc scan
 	r.editScan(&sc, key, !guarded)
 	if !guarded {
@@ -298,7 +348,7 @@ func (r *Resolver) slow(token string) Result {
 		}
 	}
 	if !r.opts.NoLexicon {
-		if res, ok := r.lexiconTier(token, key, first, rest); ok {
+		if res, ok := r.lexiconTier(token, lemmas); ok {
 			return res
 		}
 	}
@@ -313,11 +363,9 @@ func (r *Resolver) guardStrict(res Result) Result {
 	if res.Verb == "" {
 		return res
 	}
-	for i := range r.verbs {
-		if r.verbs[i].name == res.Verb && r.verbs[i].strict == Strict {
-			return Result{Input: res.Input, Code: UnknownVerb, nearMiss: true,
-				Candidates: []Candidate{{Verb: res.Verb, Name: res.Name, Tier: res.Tier, Score: res.Score}}}
-		}
+	if r.strict[res.Verb] {
+		return Result{Input: res.Input, Code: UnknownVerb, nearMiss: true,
+			Candidates: []Candidate{{Verb: res.Verb, Name: res.Name, Tier: res.Tier, Score: res.Score}}}
 	}
 	return res
 }
@@ -384,37 +432,46 @@ func (s *scan) suggestions() []Candidate {
 	return cs
 }
 
-// editScan compares each form with the non-strict names whose length and
-// letter signature allow a distance within the largest allowance (plus one,
-// for suggestions). Matches within the verb's own allowance go to
-// s.matches when accept is set.
+// editScan compares key with the names and forms of each strictness class
+// whose length and letter signature allow a distance within that class's
+// allowance. Matches go to s.matches when accept is set, else (the token
+// is a word in its own right) to s.near, as suggestions only.
 func (r *Resolver) editScan(s *scan, key string, accept bool) {
 	s.r = r
 	var buf [64]rune
 	rs := toRunes(buf[:0], key)
 	n := len(rs)
-	bound := r.opts.maxAllowance(n) + 1 // one more, for suggestions
 	sig := signature(rs)
-	lim := 2 * bound
-	for l := max(1, n-bound); l <= n+bound && l < len(r.byLen); l++ {
-		b := &r.byLen[l]
-		for i, ns := range b.sigs {
-			if sigDistance(sig, ns) > lim {
-				continue
-			}
-			ni := b.ids[i]
-			nm := &r.names[ni]
-			d := osa(rs, nm.runes, bound)
-			if d > bound {
-				continue
-			}
-			m := match{verb: nm.verb, name: ni, d: d}
-			allowed := r.opts.allowance(r.verbs[nm.verb].strict, n)
-			switch {
-			case accept && d <= allowed:
-				s.matches = addMatch(s.matches, m)
-			case d <= allowed+1 && 2*d < n:
-				s.near = addMatch(s.near, m)
+	for class, st := range [2]Strictness{Normal, Loose} {
+		k := r.opts.allowance(st, n)
+		if k == 0 {
+			continue
+		}
+		lim := 2 * k
+		buckets := r.byLen[class]
+		for l := max(1, n-k); l <= n+k && l < len(buckets); l++ {
+			b := &buckets[l]
+			for i, ns := range b.sigs {
+				if sigDistance(sig, ns) > lim {
+					continue
+				}
+				ni := b.ids[i]
+				nm := &r.names[ni]
+				d := osa(rs, nm.runes, k)
+				if d > k {
+					continue
+				}
+				if nm.key != nm.base && d > r.opts.allowance(Normal, n) {
+					// An inflected form gets only the normal allowance:
+					// "strong" is two edits from "storing", not a /store.
+					continue
+				}
+				m := match{verb: nm.verb, name: ni, d: d}
+				if accept {
+					s.matches = addMatch(s.matches, m)
+				} else {
+					s.near = addMatch(s.near, m)
+				}
 			}
 		}
 	}
@@ -430,6 +487,9 @@ func (r *Resolver) phoneticScan(s *scan, key string) {
 		return
 	}
 	sx := matchr.Soundex(compact)
+	if !r.soundexDigits[sx[1:]] {
+		return // no name sounds alike: skip the costlier Double Metaphone
+	}
 	p, sec := matchr.DoubleMetaphone(compact)
 	var buf [64]rune
 	rs := toRunes(buf[:0], key)
@@ -500,13 +560,7 @@ func (r *Resolver) pick(token string, ms []match, t Tier) (Result, bool) {
 }
 
 // lexiconTier resolves a real English verb through its WordNet synonyms.
-func (r *Resolver) lexiconTier(token, key, first, rest string) (Result, bool) {
-	var lemmas []string
-	if rest == "" {
-		lemmas = r.lex.Lemmas(first)
-	} else if r.lex.IsVerb(key) {
-		lemmas = []string{key}
-	}
+func (r *Resolver) lexiconTier(token string, lemmas []string) (Result, bool) {
 	if len(lemmas) == 0 {
 		return Result{}, false
 	}

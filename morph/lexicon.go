@@ -123,3 +123,9 @@ func (l *Lexicon) Synonyms(lemma string) []Synonym {
 	}
 	return out
 }
+
+// Verbs returns every WordNet verb lemma in alphabetical order (a new
+// slice; multi-word lemmas use spaces).
+func (l *Lexicon) Verbs() []string {
+	return append([]string(nil), l.names...)
+}

@@ -1,0 +1,114 @@
+package fuzzy
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/pattern-dialect/dialect/morph"
+)
+
+// benchVocab returns the built-in vocabulary padded to n names with real
+// WordNet verbs as normal custom verbs (every 7th single-word lemma, so the
+// lengths and letters are those of real words).
+func benchVocab(n int) []Entry {
+	es := testEntries()
+	count := 0
+	seen := map[string]bool{}
+	for _, e := range es {
+		for _, s := range append([]string{e.Verb}, e.Names...) {
+			seen[s] = true
+			count++
+		}
+	}
+	all := morph.Default().Verbs()
+	for i := 0; count < n && i < len(all); i += 7 {
+		v := all[i]
+		if strings.ContainsAny(v, " -'") || seen[v] {
+			continue
+		}
+		seen[v] = true
+		es = append(es, Entry{Verb: v})
+		count++
+	}
+	return es
+}
+
+// naive is the design notes' resolver: a linear Levenshtein over every
+// name of every verb.
+type naive struct {
+	names []string
+	verbs []string
+}
+
+func newNaive(es []Entry) *naive {
+	n := &naive{}
+	for _, e := range es {
+		for _, s := range append([]string{e.Verb}, e.Names...) {
+			n.names = append(n.names, s)
+			n.verbs = append(n.verbs, e.Verb)
+		}
+	}
+	return n
+}
+
+func (n *naive) resolve(tok string) string {
+	t := strings.ToLower(tok)
+	best, bestD := "", 3
+	for i, s := range n.names {
+		if d := levenshtein.ComputeDistance(t, s); d < bestD {
+			best, bestD = n.verbs[i], d
+		}
+	}
+	return best
+}
+
+var benchTokens = []struct{ name, tok string }{
+	{"exact", "search"},
+	{"case", "Search"},
+	{"morph", "searching"},
+	{"typo", "serch"},
+	{"miss", "xylophonic"},
+}
+
+func BenchmarkResolve(b *testing.B) {
+	for _, size := range []int{50, 1000} {
+		es := benchVocab(size)
+		r, err := New(es, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nv := newNaive(es)
+		for _, tc := range benchTokens {
+			want := r.Resolve(tc.tok)
+			if tc.name != "miss" && want.Verb != "search" || tc.name == "miss" && want.OK() {
+				b.Fatalf("%s: %q resolved to %+v", tc.name, tc.tok, want)
+			}
+			b.Run(fmt.Sprintf("%s/aliases=%d", tc.name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(tc.tok)))
+				b.ReportAllocs()
+				for b.Loop() {
+					r.Resolve(tc.tok)
+				}
+			})
+			b.Run(fmt.Sprintf("%s/aliases=%d/naive", tc.name, size), func(b *testing.B) {
+				b.SetBytes(int64(len(tc.tok)))
+				b.ReportAllocs()
+				for b.Loop() {
+					nv.resolve(tc.tok)
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkNew(b *testing.B) {
+	es := benchVocab(1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New(es, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

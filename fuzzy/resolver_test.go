@@ -1,0 +1,346 @@
+package fuzzy
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/antzucaro/matchr"
+)
+
+func newTest(t testing.TB, es []Entry, o Options) *Resolver {
+	t.Helper()
+	r, err := New(es, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestResolveTiers(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	tests := []struct {
+		tok, verb string
+		tier      Tier
+	}{
+		{"search", "search", TierExact},
+		{"lookup", "search", TierExact},
+		{"Search", "search", TierCase},
+		{"RECALL", "recall", TierCase},
+		{"look-up", "web", TierCase},
+		{"Search_Web", "web", TierCase},
+		{"look up", "web", TierExact},
+		{"searching", "search", TierMorph},
+		{"searched", "search", TierMorph},
+		{"searches", "search", TierMorph},
+		{"queries", "search", TierMorph},
+		{"sent", "send", TierMorph},
+		{"recalled", "recall", TierMorph},
+		{"looked up", "web", TierMorph},
+		{"stopped", "cancel", TierMorph},
+		{"computing", "calc", TierMorph},
+		{"serch", "search", TierEdit},
+		{"recal", "recall", TierSpelling}, // doubled l
+		{"recll", "recall", TierEdit},
+		{"saerch", "search", TierEdit},
+		{"esarch", "search", TierEdit}, // first two letters swapped: one edit
+		{"gettin", "fetch", TierEdit},  // a typo of an inflected form
+		{"serching", "search", TierEdit},
+		{"rekall", "recall", TierEdit},
+		{"retrieve", "recall", TierSemantic},
+		{"recollect", "recall", TierSemantic},
+		{"approve", "approve", TierExact},
+		{"Approve", "approve", TierCase},
+		{"DENY", "deny", TierCase},
+	}
+	for _, tc := range tests {
+		res := r.Resolve(tc.tok)
+		if res.Verb != tc.verb || res.Tier != tc.tier || res.Code != "" {
+			t.Errorf("Resolve(%q) = %s/%s code %q %v, want %s/%s", tc.tok, res.Verb, res.Tier, res.Code, res.Candidates, tc.verb, tc.tier)
+		}
+		if res.Score <= 0 || res.Score > 1 {
+			t.Errorf("Resolve(%q): score %v out of (0,1]", tc.tok, res.Score)
+		}
+		if res.Input != tc.tok {
+			t.Errorf("Resolve(%q): Input %q", tc.tok, res.Input)
+		}
+	}
+}
+
+func TestResolveStrict(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	for _, tc := range []struct{ tok, near string }{
+		{"aprove", "approve"}, {"approved", "approve"}, {"approves", "approve"},
+		{"aprooved", "approve"}, {"dney", "deny"}, {"denied", "deny"}, {"halts", "halt"},
+		{"rejected", "deny"}, {"alow", "approve"},
+	} {
+		res := r.Resolve(tc.tok)
+		if res.OK() || res.Code != UnknownVerb || !res.NearMiss() {
+			t.Errorf("Resolve(%q) = %+v, want a near miss", tc.tok, res)
+			continue
+		}
+		if res.Candidates[0].Verb != tc.near {
+			t.Errorf("Resolve(%q): candidates %v, want %s first", tc.tok, res.Candidates, tc.near)
+		}
+		if !errors.Is(res.Err(), ErrUnknownVerb) {
+			t.Errorf("Resolve(%q).Err() = %v, want ErrUnknownVerb", tc.tok, res.Err())
+		}
+	}
+	// A near miss of a strict verb never falls through to another verb,
+	// even one that is within its own allowance.
+	r2 := newTest(t, []Entry{{Verb: "deny", Strictness: Strict}, {Verb: "deno", Strictness: Loose}}, Options{})
+	if res := r2.Resolve("deni"); res.OK() {
+		t.Errorf("deni resolved to %s; want a near miss of deny", res.Verb)
+	}
+}
+
+func TestResolveNeverVerbs(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	for _, tok := range []string{"etc", "data", "tmp", "app", "div", "f", "x", "r", "usr", "bin", "dev", "home",
+		"code", "style", "title", "head", "span", "body", "strong", "login", "screenshots", "cypress", "e2e", "h1", ""} {
+		if res := r.Resolve(tok); res.OK() {
+			t.Errorf("Resolve(%q) = %s (%s), want no verb", tok, res.Verb, res.Tier)
+		}
+	}
+}
+
+func TestResolveMixedScript(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	res := r.Resolve("sеarch") // Cyrillic е
+	if res.Code != MixedScript || res.Offset != 1 || !errors.Is(res.Err(), ErrMixedScript) {
+		t.Errorf("mixed: %+v", res)
+	}
+	if res := r.Resolve("ѕеагсh"); res.Code != MixedScript { // all look-alikes
+		t.Errorf("all look-alikes: %+v", res)
+	}
+	var e *Error
+	if !errors.As(res.Err(), &e) || e.Input != "sеarch" {
+		t.Errorf("errors.As: %v", res.Err())
+	}
+	// A word of another script is not mixed.
+	if res := r.Resolve("искать"); res.Code != UnknownVerb {
+		t.Errorf("Cyrillic word: %+v", res)
+	}
+}
+
+func TestResolveAmbiguous(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	res := r.Resolve("remember")
+	if res.Code != AmbiguousVerb || len(res.Candidates) != 2 || !errors.Is(res.Err(), ErrAmbiguousVerb) {
+		t.Fatalf("remember: %+v", res)
+	}
+	es := testEntries()
+	es[0].Priority = 1
+	if res := newTest(t, es, Options{}).Resolve("remember"); res.Verb != "recall" {
+		t.Errorf("with priority: %+v", res)
+	}
+	// Two verbs at the same edit distance: ambiguous, never a guess.
+	r2 := newTest(t, []Entry{{Verb: "sort"}, {Verb: "sore"}}, Options{})
+	if res := r2.Resolve("sorx"); res.Code != AmbiguousVerb || len(res.Candidates) != 2 {
+		t.Errorf("sorx: %+v", res)
+	}
+}
+
+func TestResolveOptions(t *testing.T) {
+	// /sand is a word: not a typo of /send unless the guard is off.
+	es := []Entry{{Verb: "send"}}
+	if res := newTest(t, es, Options{}).Resolve("sand"); res.OK() {
+		t.Errorf("sand resolved with the word guard on: %+v", res)
+	}
+	if res := newTest(t, es, Options{NoWordGuard: true}).Resolve("sand"); res.Verb != "send" || res.Tier != TierEdit {
+		t.Errorf("sand without the guard: %+v", res)
+	}
+	// Phonetic: fone is two edits from phone (too many for a 4-letter
+	// token of a normal verb) but sounds the same.
+	ph := []Entry{{Verb: "phone"}}
+	if res := newTest(t, ph, Options{}).Resolve("fone"); res.Verb != "phone" || res.Tier != TierPhonetic {
+		t.Errorf("fone: %+v", res)
+	}
+	if res := newTest(t, ph, Options{NoPhonetic: true}).Resolve("fone"); res.OK() {
+		t.Errorf("fone with phonetics off: %+v", res)
+	}
+	if res := newTest(t, testEntries(), Options{NoLexicon: true}).Resolve("retrieve"); res.OK() {
+		t.Errorf("retrieve without the lexicon: %+v", res)
+	}
+	// Wider allowances are honoured.
+	if res := newTest(t, es, Options{Normal: Allowance{Short: 2, Long: 3}}).Resolve("sxnx"); res.Verb != "send" {
+		t.Errorf("sxnx with normal allowance 2: %+v", res)
+	}
+	if res := newTest(t, es, Options{}).Resolve("sxnx"); res.OK() {
+		t.Errorf("sxnx with the default allowance: %+v", res)
+	}
+	// A synonym of a strict verb never resolves to it.
+	if res := newTest(t, testEntries(), Options{}).Resolve("sanction"); res.Verb == "approve" {
+		t.Errorf("sanction: %+v", res)
+	}
+}
+
+func TestResolveNFC(t *testing.T) {
+	r := newTest(t, []Entry{{Verb: "café"}}, Options{}) // composed é
+	if res := r.Resolve("cafe\u0301"); res.Verb != "café" {
+		t.Errorf("decomposed: %+v", res)
+	}
+	if res := r.Resolve("CAFÉ"); res.Verb != "café" || res.Tier != TierCase {
+		t.Errorf("upper: %+v", res)
+	}
+	if res := r.Resolve("caf\xff"); res.OK() {
+		t.Errorf("invalid UTF-8: %+v", res)
+	}
+}
+
+func TestLongestPhrase(t *testing.T) {
+	r := newTest(t, append(testEntries(), Entry{Verb: "memo", Names: []string{"note to self", "jot down"}}), Options{})
+	tests := []struct {
+		words []string
+		want  int
+	}{
+		{[]string{"look", "up", "the", "weather"}, 2},
+		{[]string{"looked", "up", "x"}, 2},
+		{[]string{"note", "to", "self", "buy"}, 3},
+		{[]string{"Jot", "Down"}, 2},
+		{[]string{"look", "at"}, 0},
+		{[]string{"search"}, 0},
+	}
+	for _, tc := range tests {
+		if got := r.LongestPhrase(tc.words); got != tc.want {
+			t.Errorf("LongestPhrase(%v) = %d, want %d", tc.words, got, tc.want)
+		}
+	}
+	if res := r.Resolve("jotting down"); res.Verb != "memo" || res.Tier != TierMorph {
+		t.Errorf("jotting down: %+v", res)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	for _, es := range [][]Entry{
+		{{Verb: ""}},
+		{{Verb: "a"}, {Verb: "A"}},
+		{{Verb: "a", Names: []string{" - "}}},
+	} {
+		if _, err := New(es, Options{}); !errors.Is(err, ErrBadEntry) {
+			t.Errorf("New(%v) = %v, want ErrBadEntry", es, err)
+		}
+	}
+}
+
+func TestMessages(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	for tok, want := range map[string]string{
+		"aprove":   "/aprove is not a verb — did you mean /approve?",
+		"remember": "I couldn't tell if you meant /recall or /context — which one?",
+		"search":   "",
+	} {
+		if got := r.Resolve(tok).Message(); got != want {
+			t.Errorf("Message(%q) = %q, want %q", tok, got, want)
+		}
+	}
+}
+
+func TestResolveConcurrent(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	toks := []string{"search", "serch", "Recall", "aprove", "retrieve", "xylophone", "sеarch", "looked up"}
+	want := make([]Result, len(toks))
+	for i, tok := range toks {
+		want[i] = r.Resolve(tok)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				for j, tok := range toks {
+					got := r.Resolve(tok)
+					if got.Verb != want[j].Verb || got.Code != want[j].Code || got.Tier != want[j].Tier {
+						t.Errorf("concurrent Resolve(%q) = %+v, want %+v", tok, got, want[j])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// refOSA is the textbook optimal string alignment distance.
+func refOSA(a, b []rune) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+func TestOSA(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	word := func() string {
+		n := rng.Intn(9)
+		b := make([]rune, n)
+		for i := range b {
+			b[i] = rune("abcde é"[rng.Intn(7)])
+		}
+		return string(b)
+	}
+	for i := 0; i < 5000; i++ {
+		a, b := word(), word()
+		ra, rb := []rune(a), []rune(b)
+		ref := refOSA(ra, rb)
+		for k := 0; k <= 4; k++ {
+			got := osa(ra, rb, k)
+			if ref <= k && got != ref || ref > k && got != k+1 {
+				t.Fatalf("osa(%q, %q, %d) = %d, reference %d", a, b, k, got, ref)
+			}
+		}
+		if lev := levenshtein.ComputeDistance(a, b); ref > lev || ref > matchr.OSA(a, b) {
+			t.Fatalf("osa(%q, %q) = %d > levenshtein %d or matchr.OSA %d", a, b, ref, lev, matchr.OSA(a, b))
+		}
+		if s := sigDistance(signature(ra), signature(rb)); s > 2*ref {
+			t.Fatalf("signature bound broken for %q, %q: %d > 2*%d", a, b, s, ref)
+		}
+	}
+	if d := osa([]rune("esarch"), []rune("search"), 3); d != 1 {
+		t.Errorf("transposed first letters: %d, want 1", d)
+	}
+}
+
+func ExampleResolver_Resolve() {
+	r, _ := New([]Entry{
+		{Verb: "search", Names: []string{"find"}, Strictness: Loose},
+		{Verb: "approve", Strictness: Strict},
+	}, Options{})
+	for _, tok := range []string{"search", "Searching", "serch", "aprove"} {
+		res := r.Resolve(tok)
+		if res.OK() {
+			fmt.Printf("%s: %s (%s)\n", tok, res.Verb, res.Tier)
+		} else {
+			fmt.Printf("%s: %s: %s\n", tok, res.Code, res.Message())
+		}
+	}
+	// Output:
+	// search: search (exact)
+	// Searching: search (morph)
+	// serch: search (edit)
+	// aprove: UNKNOWN_VERB: /aprove is not a verb — did you mean /approve?
+}
+
+var _ = slices.Contains[[]string]
