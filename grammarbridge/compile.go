@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -73,6 +74,8 @@ const maxDepth = 2000
 // Grammar is a compiled grammar, safe for concurrent use.
 type Grammar struct {
 	start *crule
+	pool  sync.Pool // of *matcher, reused across inputs
+	alts  []*calt   // every alternative, by id
 	opts  Options
 	// Types records the TypeScript type imports and the <Start> rule's
 	// value type, as written; they do not affect matching.
@@ -124,7 +127,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		}
 	}
 	computeFirst(start, map[*crule]int{})
-	g := &Grammar{start: start, opts: opts}
+	g := &Grammar{start: start, opts: opts, alts: c.alts}
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
 			g.Types = append(g.Types, im.Names...)
@@ -150,6 +153,7 @@ type compiler struct {
 	opts   Options
 	files  map[string]*fileScope // by resolved name; nil value while loading (cycle)
 	errs   ErrorList
+	alts   []*calt // every compiled alternative, indexed by id
 }
 
 // fileScope is one loaded file and the names visible in it.
@@ -348,7 +352,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 	if a.HasSpacing {
 		sp = a.Spacing
 	}
-	ca := &calt{spacing: sp, vars: map[string]int{}}
+	ca := c.newAlt(&calt{spacing: sp, vars: map[string]int{}})
 	for _, e := range a.Parts {
 		switch e := e.(type) {
 		case *Literal:
@@ -436,7 +440,7 @@ func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
 		}
 		r := &crule{name: name}
 		for _, ph := range phrases {
-			r.alts = append(r.alts, &calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph, vars: map[string]int{}})
+			r.alts = append(r.alts, c.newAlt(&calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph, vars: map[string]int{}}))
 		}
 		p.rule = r
 		return true
@@ -607,4 +611,11 @@ func computeFirst(r *crule, state map[*crule]int) {
 		}
 	}
 	state[r] = 2
+}
+
+// newAlt gives a an id and records it.
+func (c *compiler) newAlt(a *calt) *calt {
+	a.id = int32(len(c.alts))
+	c.alts = append(c.alts, a)
+	return a
 }

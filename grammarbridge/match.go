@@ -30,6 +30,7 @@ type Match struct {
 // than the limit fails with an error matching ErrWorkLimit.
 func (g *Grammar) Match(input string) ([]Match, error) {
 	m := g.newMatcher(input, false)
+	defer g.release(m)
 	m.run()
 	if m.err != nil {
 		return nil, m.err
@@ -56,6 +57,7 @@ func (g *Grammar) Best(input string) (Match, error) {
 // or nil when input matches.
 func (g *Grammar) Explain(input string) error {
 	m := g.newMatcher(input, true)
+	defer g.release(m)
 	m.run()
 	if m.err != nil {
 		return m.err
@@ -73,12 +75,12 @@ func (g *Grammar) Explain(input string) error {
 
 // event is one entry of the matcher's trail, from which values are built
 // once a parse succeeds.
+// It holds no pointers, so the trail is cheap to copy.
 type event struct {
 	kind evKind
-	slot int32
-	alt  *calt  // evBegin
-	part *cpart // evBegin: the part in the parent that entered the rule
-	a, b int    // evWild: trimmed text bounds
+	slot int32 // evWild, evNum: the variable's slot; evBegin: the slot in the parent (-1: none)
+	alt  int32 // evBegin: the alternative's id
+	a, b int32 // evWild: trimmed text bounds
 	num  float64
 }
 
@@ -108,6 +110,42 @@ type cont struct {
 	part   int
 	pos    int // input position where this rule was entered (for repeats)
 	depth  int
+
+	// collect, when set, makes this a collecting continuation: the rule's
+	// outcomes are stored there instead of continuing (see enter).
+	serial   int32 // unique within a match, for the failure memo
+	collect  int   // 1 + index in m.entries, or 0
+	segStart int   // trail index of the rule's evBegin
+}
+
+// memoKey identifies a rule entered at an input position with no wildcard
+// pending.
+type memoKey struct {
+	rule *crule
+	pos  int
+}
+
+// memoEntry holds the distinct outcomes of a rule at a position.
+type memoEntry struct {
+	busy bool // being computed (left recursion fails, as in packrat parsing)
+	outs []outcome
+}
+
+// noOutcomes is returned for a rule entered again at the same position
+// while its outcomes are being computed.
+const noOutcomes = -1
+
+// outcome is one way a rule can match: where it ends and its value, or,
+// when it ends with a wildcard still open, its whole trail segment.
+type outcome struct {
+	end     int
+	pending bool
+	wstart  int // the open wildcard's start
+	wev     int // its evWild's index in the segment
+	seg     int // the rule's trail: m.segs[seg:seg+nseg]
+	nseg    int
+	val     slotVal // the value, once computed to compare two outcomes
+	hasVal  bool
 }
 
 // matcher is the state of one match of one input.
@@ -119,8 +157,21 @@ type matcher struct {
 	limit int
 	err   error
 
-	results []result
-	index   map[string]int // canonical value -> results index
+	results  []result
+	index    map[uint64]int  // value hash -> last results index with it
+	memo     map[memoKey]int // -> index in entries
+	failed   map[failKey]struct{}
+	succ     int // successes so far: results recorded and outcomes collected
+	busyHits int // rules found busy (left recursion): failures then are not final
+	failHits int
+	serial   int32       // last continuation serial
+	entries  []memoEntry // reused across inputs
+	nent     int         // entries in use
+	segs     []event     // trail segments of pending outcomes
+	chunks   []*[64]cont // continuation arena, used LIFO
+	ctop     int         // conts in use
+	frames   []frame     // scratch for build
+	slotBuf  []slotVal   // scratch for build
 
 	track    bool
 	far      int
@@ -129,10 +180,11 @@ type matcher struct {
 
 // result is one distinct value and its best rank.
 type result struct {
-	key   string
 	value any
 	st    stats
 	order int
+	hash  uint64 // of value, once a second result needs comparing
+	next  int    // previous result with the same hash, or -1
 }
 
 func (g *Grammar) newMatcher(input string, track bool) *matcher {
@@ -140,7 +192,31 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	if limit <= 0 {
 		limit = DefaultWorkLimit
 	}
-	m := &matcher{g: g, in: input, limit: limit, track: track}
+	m, _ := g.pool.Get().(*matcher)
+	if m == nil {
+		m = &matcher{}
+	}
+	m.g, m.in, m.limit, m.track = g, input, limit, track
+	m.work, m.err, m.nent, m.ctop = 0, nil, 0, 0
+	m.results = m.results[:0]
+	m.segs = m.segs[:0]
+	// Clearing a map costs its capacity: drop big ones instead.
+	if len(m.memo) > 256 {
+		m.memo = nil
+	} else {
+		clear(m.memo)
+	}
+	if len(m.failed) > 256 {
+		m.failed = nil
+	} else {
+		clear(m.failed)
+	}
+	m.succ, m.busyHits, m.serial = 0, 0, 0
+	if len(m.index) > 64 {
+		m.index = nil
+	} else {
+		clear(m.index)
+	}
 	if track {
 		m.expected = map[string]bool{}
 		m.far = -1
@@ -148,10 +224,28 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	return m
 }
 
+// release returns a matcher to the grammar's pool.
+func (g *Grammar) release(m *matcher) {
+	m.in = ""
+	clear(m.results) // drop references to values handed out
+	g.pool.Put(m)
+}
+
+// newCont returns a continuation from the arena; the caller releases it
+// with m.ctop-- once the call that uses it returns.
+func (m *matcher) newCont() *cont {
+	i := m.ctop
+	m.ctop++
+	if i/64 == len(m.chunks) {
+		m.chunks = append(m.chunks, new([64]cont))
+	}
+	return &m.chunks[i/64][i%64]
+}
+
 func (m *matcher) run() {
-	m.trail = make([]event, 0, 32)
+	m.trail = m.trail[:0]
 	for _, a := range m.g.start.alts {
-		m.trail = append(m.trail, event{kind: evBegin, alt: a})
+		m.trail = append(m.trail, event{kind: evBegin, alt: a.id, slot: -1})
 		m.step(nil, a, 0, 0, noWild)
 		m.trail = m.trail[:0]
 		if m.err != nil {
@@ -233,7 +327,7 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 			m.expect(pos, "$("+p.name+":number)")
 		}
 		if p.optional {
-			m.step(c, a, i+1, pos, w)
+			m.stepMemo(c, a, i+1, pos, w)
 		}
 	case partWildcard:
 		if w.start < 0 {
@@ -247,7 +341,7 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 		}
 		// A wildcard directly after another never matches (TypeAgent).
 		if p.optional {
-			m.step(c, a, i+1, pos, w)
+			m.stepMemo(c, a, i+1, pos, w)
 		}
 	case partRules:
 		depth := 1
@@ -258,13 +352,56 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 			m.err = fmt.Errorf("grammar match: rules nested more than %d deep (left recursion?): %w", maxDepth, ErrWorkLimit)
 			return
 		}
-		m.enter(&cont{parent: c, alt: a, part: i, pos: pos, depth: depth}, p, pos, w)
+		k := m.newCont()
+		*k = cont{parent: c, alt: a, part: i, pos: pos, depth: depth, serial: m.nextSerial()}
+		m.enter(k, p, pos, w)
+		m.ctop--
 		if p.optional {
-			m.step(c, a, i+1, pos, w)
+			m.stepMemo(c, a, i+1, pos, w)
 		}
 	case partPhrase:
-		m.step(c, a, i+1, pos, w)
+		m.stepMemo(c, a, i+1, pos, w)
 	}
+}
+
+// failKey is a matcher state: continuation, alternative, part, input
+// position and the start of the open wildcard.
+type failKey struct {
+	serial, alt, part, pos, wstart int32
+}
+
+// stepMemo is step for states that many paths reach (after an optional
+// part, after a rule): a state already explored without success is not
+// explored again. Success never depends on the values captured so far, so
+// this changes no result; it is what keeps grammars with many optional
+// parts and wildcards from taking exponential time.
+func (m *matcher) stepMemo(c *cont, a *calt, i int, pos int, w wild) {
+	if i == len(a.parts) && c == nil {
+		m.step(c, a, i, pos, w)
+		return
+	}
+	var serial int32
+	if c != nil {
+		serial = c.serial
+	}
+	key := failKey{serial, a.id, int32(i), int32(pos), int32(w.start)}
+	if _, failed := m.failed[key]; failed {
+		m.failHits++
+		return
+	}
+	succ, busy := m.succ, m.busyHits
+	m.step(c, a, i, pos, w)
+	if m.succ == succ && m.busyHits == busy && m.err == nil {
+		if m.failed == nil {
+			m.failed = map[failKey]struct{}{}
+		}
+		m.failed[key] = struct{}{}
+	}
+}
+
+func (m *matcher) nextSerial() int32 {
+	m.serial++
+	return m.serial
 }
 
 // enter tries every alternative of p's rule at pos, continuing with k.
@@ -303,14 +440,121 @@ func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
 		}
 	}
 	n := len(m.trail)
-	for _, sub := range r.alts {
-		m.trail = append(m.trail, event{kind: evBegin, alt: sub, part: p})
-		m.step(k, sub, 0, pos, w)
+	if w.start >= 0 {
+		// An open wildcard ends inside this rule: its outcomes depend on
+		// what came before, so they are not memoized.
+		for _, sub := range r.alts {
+			m.trail = append(m.trail, event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+			m.step(k, sub, 0, pos, w)
+			m.trail = m.trail[:n]
+			if m.err != nil {
+				return
+			}
+		}
+		return
+	}
+	idx := m.outcomes(k, p, pos)
+	if idx == noOutcomes {
+		return
+	}
+	for i := 0; i < len(m.entries[idx].outs); i++ {
+		o := m.entries[idx].outs[i] // entries may grow below: copy
+		m.trail = append(m.trail, m.segs[o.seg:o.seg+o.nseg]...)
+		m.trail[n].slot = int32(p.slot) // the segment was recorded under another caller
+		if o.pending {
+			m.afterRule(k, p, o.end, wild{start: o.wstart, ev: n + o.wev})
+		} else {
+			m.afterRule(k, p, o.end, noWild)
+		}
 		m.trail = m.trail[:n]
 		if m.err != nil {
 			return
 		}
 	}
+}
+
+// outcomes returns the index in m.entries of the distinct outcomes of p's
+// rule at pos, computing them once per input.
+func (m *matcher) outcomes(k *cont, p *cpart, pos int) int {
+	key := memoKey{p.rule, pos}
+	if m.memo == nil {
+		m.memo = map[memoKey]int{}
+	}
+	if idx, ok := m.memo[key]; ok {
+		if m.entries[idx].busy {
+			m.busyHits++
+			return noOutcomes
+		}
+		return idx
+	}
+	idx := m.nent
+	m.nent++
+	if idx == len(m.entries) {
+		m.entries = append(m.entries, memoEntry{})
+	}
+	m.entries[idx].busy = true
+	m.entries[idx].outs = m.entries[idx].outs[:0]
+	m.memo[key] = idx
+	n := len(m.trail)
+	col := m.newCont()
+	*col = cont{collect: idx + 1, segStart: n, depth: k.depth, serial: m.nextSerial()}
+	for _, sub := range p.rule.alts {
+		m.trail = append(m.trail, event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+		m.step(col, sub, 0, pos, noWild)
+		m.trail = m.trail[:n]
+		if m.err != nil {
+			break
+		}
+	}
+	m.ctop--
+	m.entries[idx].busy = false
+	return idx
+}
+
+// collect stores an outcome of the rule being memoized, unless an equal
+// one (same end, same value and counts) is already there.
+func (m *matcher) collect(c *cont, pos int, w wild) {
+	m.succ++
+	seg := m.trail[c.segStart:]
+	off := len(m.segs)
+	m.segs = append(m.segs, seg...)
+	o := outcome{end: pos, seg: off, nseg: len(seg)}
+	if w.start >= 0 {
+		o.pending, o.wstart, o.wev = true, w.start, w.ev-c.segStart
+	}
+	e := &m.entries[c.collect-1]
+	if !o.pending {
+		for i := range e.outs {
+			p := &e.outs[i]
+			if p.pending || p.end != pos {
+				continue
+			}
+			// Two ways to end here: compare their values.
+			if !p.hasVal {
+				p.val, p.hasVal = m.build(m.segs[p.seg:p.seg+p.nseg]), true
+			}
+			if !o.hasVal {
+				o.val, o.hasVal = m.build(seg), true
+			}
+			if p.val.st == o.val.st && equalValue(p.val.v, o.val.v) {
+				m.segs = m.segs[:off]
+				return
+			}
+		}
+	}
+	e.outs = append(e.outs, o)
+}
+
+// afterRule continues after p's rule (entered with continuation k) has
+// matched up to pos.
+func (m *matcher) afterRule(k *cont, p *cpart, pos int, w wild) {
+	if p.repeat && pos > k.pos {
+		k2 := m.newCont()
+		*k2 = cont{parent: k.parent, alt: k.alt, part: k.part, pos: pos, depth: k.depth, serial: m.nextSerial()}
+		m.enter(k2, p, pos, w)
+		m.ctop--
+	}
+	m.stepMemo(k.parent, k.alt, k.part+1, pos, w)
 }
 
 // expectRule records the first literals of r as expected at pos.
@@ -346,11 +590,11 @@ func (m *matcher) finishAlt(c *cont, a *calt, pos int, w wild) {
 		m.finishTop(pos, w)
 		return
 	}
-	p := &c.alt.parts[c.part]
-	if p.repeat && pos > c.pos {
-		m.enter(&cont{parent: c.parent, alt: c.alt, part: c.part, pos: pos, depth: c.depth}, p, pos, w)
+	if c.collect != 0 {
+		m.collect(c, pos, w)
+		return
 	}
-	m.step(c.parent, c.alt, c.part+1, pos, w)
+	m.afterRule(c, &c.alt.parts[c.part], pos, w)
 }
 
 // finishTop completes a parse of the whole input: a pending wildcard takes
@@ -377,7 +621,7 @@ func (m *matcher) setWild(w wild, end int) bool {
 		return false
 	}
 	ev := &m.trail[w.ev]
-	ev.a, ev.b = a, b
+	ev.a, ev.b = int32(a), int32(b)
 	return true
 }
 
@@ -596,21 +840,44 @@ func parseBase(digits string, base int) float64 {
 // record builds the value of the parse on the trail and adds it to the
 // results.
 func (m *matcher) record() {
-	v, st := m.build()
-	v = plain(v)
-	key := Canonical(v)
-	if m.index == nil {
-		m.index = map[string]int{}
+	m.succ++
+	out := m.build(m.trail)
+	v, st := out.v, out.st
+	if v == Undefined {
+		v = nil
 	}
-	if i, ok := m.index[key]; ok {
-		if better(st, m.results[i].st) {
-			m.results[i].st = st
-			m.results[i].order = m.work
-		}
+	r := result{value: v, st: st, order: m.work, next: -1}
+	if len(m.results) == 0 {
+		// The common case, one parse: no hash is needed.
+		m.results = append(m.results, r)
 		return
 	}
-	m.index[key] = len(m.results)
-	m.results = append(m.results, result{key: key, value: v, st: st, order: m.work})
+	if m.index == nil {
+		m.index = map[uint64]int{}
+	}
+	if len(m.index) == 0 {
+		first := &m.results[0]
+		first.hash = hashValue(first.value)
+		m.index[first.hash] = 0
+	}
+	r.hash = hashValue(v)
+	i, ok := m.index[r.hash]
+	for ok {
+		if equalValue(m.results[i].value, v) {
+			if better(st, m.results[i].st) {
+				m.results[i].st = st
+				m.results[i].order = m.work
+			}
+			return
+		}
+		i = m.results[i].next
+		ok = i >= 0
+	}
+	if i, ok := m.index[r.hash]; ok {
+		r.next = i // chain the collision
+	}
+	m.index[r.hash] = len(m.results)
+	m.results = append(m.results, r)
 }
 
 // better reports whether a ranks strictly before b.
@@ -644,25 +911,32 @@ func (m *matcher) ranked() []Match {
 
 // frame is an alternative being rebuilt from the trail.
 type frame struct {
-	alt   *calt
-	part  *cpart
-	slots []slotVal
-	last  slotVal // value of the last rule or group matched in it
+	alt        *calt
+	parentSlot int32 // where the value goes in the parent frame (-1: nowhere)
+	slots      []slotVal
+	last       slotVal // value of the last rule or group matched in it
 }
 
-// build replays the trail of a successful parse and returns its value.
-func (m *matcher) build() (any, stats) {
-	stack := make([]frame, 0, 8)
+// build replays a trail (of a whole parse, or of one rule) and returns
+// its value.
+func (m *matcher) build(trail []event) slotVal {
+	stack := m.frames[:0]
+	slots := m.slotBuf[:0]
 	var out slotVal
-	for i := range m.trail {
-		ev := &m.trail[i]
+	for i := range trail {
+		ev := &trail[i]
 		switch ev.kind {
 		case evBegin:
-			f := frame{alt: ev.alt, part: ev.part, last: slotVal{v: Undefined}}
-			if ev.alt.nslots > 0 {
-				f.slots = make([]slotVal, ev.alt.nslots)
+			alt := m.g.alts[ev.alt]
+			f := frame{alt: alt, parentSlot: ev.slot, last: slotVal{v: Undefined}}
+			if n := alt.nslots; n > 0 {
+				if len(slots)+n > cap(slots) {
+					slots = make([]slotVal, 0, 2*cap(slots)+n) // frames below keep the old array
+				}
+				f.slots = slots[len(slots) : len(slots)+n]
+				slots = slots[:len(slots)+n]
 				for j := range f.slots {
-					f.slots[j].v = Undefined
+					f.slots[j] = slotVal{v: Undefined}
 				}
 			}
 			stack = append(stack, f)
@@ -674,7 +948,7 @@ func (m *matcher) build() (any, stats) {
 		case evEnd:
 			f := &stack[len(stack)-1]
 			v := f.value()
-			part := f.part
+			pslot := f.parentSlot
 			stack = stack[:len(stack)-1]
 			if len(stack) == 0 {
 				out = v
@@ -682,12 +956,18 @@ func (m *matcher) build() (any, stats) {
 			}
 			parent := &stack[len(stack)-1]
 			parent.last = v
-			if part != nil && part.slot >= 0 {
-				parent.slots[part.slot] = v
+			if pslot >= 0 {
+				parent.slots[pslot] = v
 			}
 		}
 	}
-	return out.v, out.st
+	clear(slots)
+	clear(stack)
+	m.frames, m.slotBuf = stack[:0], slots[:0]
+	clear(slots)
+	clear(stack)
+	m.frames, m.slotBuf = stack[:0], slots[:0]
+	return out
 }
 
 // value computes a completed alternative's value.

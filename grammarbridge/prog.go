@@ -29,6 +29,7 @@ type crule struct {
 
 // calt is a compiled alternative.
 type calt struct {
+	id      int32 // index in Grammar.alts
 	parts   []cpart
 	spacing Spacing
 	nslots  int

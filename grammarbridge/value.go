@@ -13,7 +13,7 @@ type undefinedValue struct{}
 // Undefined is JavaScript's undefined: the value of an optional capture that
 // was skipped, and of the undefined literal. It never appears in a Match's
 // Value: object properties holding it are dropped and array elements become
-// nil, as JSON.stringify does.
+// nil, as JSON.stringify does, when the value is built.
 var Undefined = undefinedValue{}
 
 // stats are TypeAgent's ranking counts for a value: how many captured leaf
@@ -61,7 +61,9 @@ func (e *evaluator) eval(x ValueExpr) any {
 				}
 				continue
 			}
-			obj[p.Key] = v
+			if v != Undefined { // JSON.stringify drops undefined properties
+				obj[p.Key] = v
+			}
 		}
 		return obj
 	case *ArrayValue:
@@ -73,6 +75,9 @@ func (e *evaluator) eval(x ValueExpr) any {
 					arr = append(arr, a...)
 				}
 				continue
+			}
+			if v == Undefined { // and writes undefined elements as null
+				v = nil
 			}
 			arr = append(arr, v)
 		}
@@ -397,26 +402,22 @@ func formatNumber(f float64) string {
 	return s
 }
 
-// plain converts a built value to the plain Go form of a Match: Undefined
-// object properties are dropped and Undefined array elements become nil.
-func plain(v any) any {
+// deepCopy returns a copy of a plain value that shares no map or slice
+// with it.
+func deepCopy(v any) any {
 	switch v := v.(type) {
-	case undefinedValue:
-		return nil
 	case map[string]any:
+		out := make(map[string]any, len(v))
 		for k, el := range v {
-			if el == Undefined {
-				delete(v, k)
-			} else {
-				v[k] = plain(el)
-			}
+			out[k] = deepCopy(el)
 		}
-		return v
+		return out
 	case []any:
+		out := make([]any, len(v))
 		for i, el := range v {
-			v[i] = plain(el)
+			out[i] = deepCopy(el)
 		}
-		return v
+		return out
 	}
 	return v
 }
@@ -500,3 +501,91 @@ func appendJSONString(b []byte, s string) []byte {
 // Two values are the same match exactly when their canonical texts are
 // equal.
 func Canonical(v any) string { return string(appendCanonical(nil, v)) }
+
+// hashValue hashes a plain value so that equal values (equalValue) hash
+// alike: object keys are combined without regard to order, and -0 hashes
+// as 0. It lets the matcher find duplicate matches without writing JSON.
+func hashValue(v any) uint64 {
+	const prime = 1099511628211
+	switch v := v.(type) {
+	case nil:
+		return 1
+	case bool:
+		if v {
+			return 2
+		}
+		return 3
+	case float64:
+		if v == 0 {
+			v = 0 // -0
+		}
+		return mix64(math.Float64bits(v) ^ 0x5bd1e995)
+	case string:
+		return hashString(v)
+	case []any:
+		h := uint64(0x9e3779b97f4a7c15)
+		for _, el := range v {
+			h = (h ^ hashValue(el)) * prime
+		}
+		return mix64(h)
+	case map[string]any:
+		h := uint64(0xc2b2ae3d27d4eb4f)
+		for k, el := range v {
+			h += mix64(hashString(k)*31 ^ hashValue(el))
+		}
+		return mix64(h)
+	case undefinedValue:
+		return 4
+	}
+	return 5
+}
+
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return mix64(h ^ 0x27d4eb2f165667c5)
+}
+
+func mix64(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// equalValue reports whether two plain values are the same JSON value.
+func equalValue(a, b any) bool {
+	switch a := a.(type) {
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok || len(a) != len(bm) {
+			return false
+		}
+		for k, av := range a {
+			bv, ok := bm[k]
+			if !ok || !equalValue(av, bv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		bs, ok := b.([]any)
+		if !ok || len(a) != len(bs) {
+			return false
+		}
+		for i := range a {
+			if !equalValue(a[i], bs[i]) {
+				return false
+			}
+		}
+		return true
+	case float64:
+		bf, ok := b.(float64)
+		return ok && (a == bf || math.IsNaN(a) && math.IsNaN(bf))
+	}
+	return a == b
+}

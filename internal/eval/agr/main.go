@@ -30,7 +30,15 @@ func main() {
 	data := flag.String("data", def, "the shared data directory (holding agr/)")
 	only := flag.String("grammar", "", "evaluate only this grammar")
 	verbose := flag.Bool("v", false, "print every top-match disagreement too")
+	bench := flag.Int("bench", 0, "instead of conformance, time `N` rounds over each grammar's inputs")
 	flag.Parse()
+	if *bench > 0 {
+		if err := benchmark(filepath.Join(*data, "agr"), *only, *bench, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "agr:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	sum, err := evaluate(filepath.Join(*data, "agr"), *only, *verbose, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agr:", err)

@@ -1,0 +1,50 @@
+package grammarbridge
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkMatch matches each grammar's reference inputs, one input per
+// operation (cycling), so ns/op is the mean time per input, comparable with
+// timings.tsv.
+func BenchmarkMatch(b *testing.B) {
+	dir := dataDir(b)
+	for _, name := range caseGrammars(b, dir) {
+		g := compileData(b, dir, name, Options{})
+		cases := readRefCases(b, dir, name)
+		inputs := make([]string, len(cases))
+		total := 0
+		for i, c := range cases {
+			inputs[i] = c.Input
+			total += len(c.Input)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(total / len(inputs)))
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := g.Match(inputs[i%len(inputs)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCompile compiles the largest grammar (discord.agr) from source.
+func BenchmarkCompile(b *testing.B) {
+	dir := dataDir(b)
+	file := filepath.Join(dir, "grammars", "discord.agr")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CompileString("discord.agr", string(src), Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
