@@ -70,6 +70,15 @@ func lex(verb, args string, syms map[string]bool) ([]token, *ParseError) {
 			if unicode.IsSpace(r) || (args[j] == '"' && j > i && (args[i] == '+' && j == i+1)) {
 				break
 			}
+			if args[j] == '"' && j > i && args[j-1] == '=' {
+				// key="a value": the quoted value belongs to the token.
+				end, _, ok := quoted(args, j)
+				if !ok {
+					return nil, perr(MalformedSyntax, verb, col(args, j), "unterminated quote at column %d", col(args, j))
+				}
+				j = end
+				continue
+			}
 			j += w
 		}
 		chunk := args[i:j]

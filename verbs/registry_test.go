@@ -8,15 +8,15 @@ import (
 )
 
 func TestRegistryExtensions(t *testing.T) {
-	r, err := NewRegistry([]Extension{
+	r, err := NewRegistryWith([]Extension{
 		{Name: "recall", ExtraAliases: []string{"memorize", "Jot  Down", "note to self"}},
 		{Name: "notify", Aliases: []string{"alert", "ping", "heads up"}, MapsTo: "send",
 			DefaultTarget: &Target{Type: "agent", ID: "anchor"}, Description: "Quick notification",
 			Examples: []string{"/notify something weird happened"}},
 		{Name: "shame", Aliases: []string{"call out", "roast"}, MapsTo: "send", Template: "shame post template: {content}", RequiresPermission: true},
 		{Name: "greenlight", MapsTo: "approve"},
-		{Name: "player", MapsTo: "music", Grammar: &GrammarRef{File: "player.agr", Start: "Start"}},
-	}, []string{"music"})
+		{Name: "player", MapsTo: "music", Grammar: &GrammarRef{File: "lights.agr", Start: "Start"}},
+	}, Options{Tools: []string{"music"}, GrammarDir: "testdata/grammars"})
 	if err != nil {
 		t.Fatal(err)
 	}
