@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func verbsRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := runMain(context.Background(), &stdio{in: strings.NewReader(""), out: &out, err: &errb}, append([]string{"verbs"}, args...))
+	return code, out.String(), errb.String()
+}
+
+func TestVerbsCmdTable(t *testing.T) {
+	code, out, errs := verbsRun(t, "--config", parseTestConfig(t))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var squeezed []string // each line with runs of spaces folded to one
+	for _, l := range strings.Split(out, "\n") {
+		squeezed = append(squeezed, strings.Join(strings.Fields(l), " "))
+	}
+	flat := strings.Join(squeezed, "\n")
+	for _, want := range []string{
+		"VERB STRICTNESS ALIASES MAPS TO NOTES", "recall loose remember, store, save, archive, forget, memorize, jot down - -",
+		"approve strict allow, permit, ok, yes - authority", "notify normal alert, ping, heads up send -",
+		"shame normal call out, roast send needs approval", "grammars/papers.agr",
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestVerbsCmdInstructions(t *testing.T) {
+	code, out, errs := verbsRun(t, "--instructions", "--config", parseTestConfig(t))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"# Actions", "/do /recall", "/notify — Quick notification to the coordinator (works like /send)",
+		"e.g. /notify something weird happened", "/shame (works like /send; queued for approval)", "/approve — approve a pending action (needs authority)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("instructions lack %q:\n%s", want, out)
+		}
+	}
+	if code, _, _ := verbsRun(t, "extra"); code != 2 {
+		t.Errorf("extra argument: exit %d", code)
+	}
+}
