@@ -117,6 +117,10 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		return nil, &Error{File: name, Pos: Pos{Line: 1, Col: 1}, Kind: ErrUndefinedRule, Msg: "the grammar has no <Start> rule: expected a definition such as <Start> = ...;"}
 	}
 	start := c.rule(fsc, startDef)
+	// Compile the rules <Start> does not reach too, to report their errors.
+	for _, d := range fsc.file.Rules {
+		c.rule(fsc, fsc.defs[d.Name])
+	}
 	if len(c.errs) > 0 {
 		return nil, c.sorted().err()
 	}

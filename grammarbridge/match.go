@@ -306,7 +306,7 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 		if e, ok := m.stringAt(p, a.spacing, pos); ok {
 			m.step(c, a, i+1, e, noWild)
 		} else if m.track {
-			m.expect(pos, p.text)
+			m.expectString(p, pos)
 		}
 	case partNumber:
 		if w.start >= 0 {
@@ -557,6 +557,28 @@ func (m *matcher) afterRule(k *cont, p *cpart, pos int, w wild) {
 	m.stepMemo(k.parent, k.alt, k.part+1, pos, w)
 }
 
+// expectString records the first token of p that does not match at pos
+// (after the ones that do) as expected.
+func (m *matcher) expectString(p *cpart, pos int) {
+	q := pos
+	for i := range p.toks {
+		for q < len(m.in) {
+			r, n := utf8.DecodeRuneInString(m.in[q:])
+			if !isSep(r) {
+				break
+			}
+			q += n
+		}
+		e, ok := m.tokenAt(&p.toks[i], q)
+		if !ok {
+			m.expect(q, p.toks[i].src)
+			return
+		}
+		q = e
+	}
+	m.expect(q, "end of the word") // the tokens match but end inside a word
+}
+
 // expectRule records the first literals of r as expected at pos.
 func (m *matcher) expectRule(pos int, r *crule) {
 	for _, a := range r.alts {
@@ -564,7 +586,7 @@ func (m *matcher) expectRule(pos int, r *crule) {
 			p := &a.parts[0]
 			switch p.kind {
 			case partString:
-				m.expect(pos, p.text)
+				m.expect(pos, p.toks[0].src)
 			case partRules:
 				if p.rule != r {
 					m.expectRule(pos, p.rule)

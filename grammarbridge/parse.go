@@ -427,6 +427,8 @@ func (p *parser) alt(end byte) *Alt {
 		switch {
 		case p.off >= len(p.src):
 			p.errorf(p.off, "expected %q or '|' to end the alternative, found end of file", end)
+		case (c == '|' || c == end || c == '-' && p.peekAt(1) == '>') && len(a.Parts) == 0:
+			p.errorf(p.off, "expected literal text, '<Rule>', '$(capture)' or '(' to start the alternative, found %s", p.describe(p.off))
 		case c == '|':
 			return a
 		case c == end:

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/pattern-dialect/dialect/grammarbridge"
+)
+
+func init() {
+	register(&command{
+		name:  "grammar",
+		usage: "check FILE.agr | match FILE.agr [--json] [--compat typeagent] [--work-limit N]",
+		short: "check an .agr grammar, or match stdin lines against it",
+		run:   runGrammar,
+	})
+}
+
+func runGrammar(ctx context.Context, sio *stdio, args []string) error {
+	if len(args) == 0 {
+		return usageError("want check or match")
+	}
+	switch args[0] {
+	case "check":
+		return runGrammarCheck(sio, args[1:])
+	case "match":
+		return runGrammarMatch(ctx, sio, args[1:])
+	}
+	return usageError("unknown grammar action %q: want check or match", args[0])
+}
+
+// parseInterspersed parses flags that may come before or after the
+// positional arguments, and returns the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, usageErr{err}
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func runGrammarCheck(sio *stdio, args []string) error {
+	fs := flag.NewFlagSet("grammar check", flag.ContinueOnError)
+	fs.SetOutput(sio.err)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("want one grammar file")
+	}
+	if _, err := grammarbridge.Compile(grammarbridge.OSLoader{}, pos[0], grammarbridge.Options{}); err != nil {
+		printGrammarErrors(sio.err, err)
+		return exitStatus(1)
+	}
+	fmt.Fprintf(sio.out, "%s: ok\n", pos[0])
+	return nil
+}
+
+// printGrammarErrors writes one positioned error a line.
+func printGrammarErrors(w io.Writer, err error) {
+	var list grammarbridge.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			fmt.Fprintln(w, e)
+		}
+		return
+	}
+	fmt.Fprintln(w, err)
+}
+
+// grammarMatchLine is one line of `grammar match --json` output.
+type grammarMatchLine struct {
+	Input   string `json:"input"`
+	Matches []any  `json:"matches"`
+	Error   string `json:"error,omitempty"`
+}
+
+func runGrammarMatch(ctx context.Context, sio *stdio, args []string) error {
+	fs := flag.NewFlagSet("grammar match", flag.ContinueOnError)
+	fs.SetOutput(sio.err)
+	asJSON := fs.Bool("json", false, "print one JSON object per input line")
+	compat := fs.String("compat", "", "reproduce another matcher exactly: typeagent")
+	limit := fs.Int("work-limit", 0, "matcher steps allowed per input (0: the default)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usageError("want one grammar file")
+	}
+	opts := grammarbridge.Options{PhraseSets: true, WorkLimit: *limit}
+	switch *compat {
+	case "":
+	case "typeagent":
+		opts.PhraseSets = false
+	default:
+		return usageError("unknown --compat %q: want typeagent", *compat)
+	}
+	g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, pos[0], opts)
+	if err != nil {
+		printGrammarErrors(sio.err, err)
+		return exitStatus(1)
+	}
+	out := bufio.NewWriter(sio.out)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	sc := bufio.NewScanner(sio.in)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	failed := false
+	for sc.Scan() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		input := strings.TrimSuffix(sc.Text(), "\r")
+		ms, err := g.Match(input)
+		if *asJSON {
+			line := grammarMatchLine{Input: input, Matches: sortedValues(ms)}
+			if err != nil {
+				line.Error = err.Error()
+				failed = true
+			}
+			if err := enc.Encode(line); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(out, "%s\n", input)
+		switch {
+		case err != nil:
+			fmt.Fprintf(out, "  error: %v\n", err)
+			failed = true
+		case len(ms) == 0:
+			fmt.Fprintf(out, "  no match: %v\n", g.Explain(input))
+		default:
+			for i, m := range ms {
+				mark := " "
+				if i == 0 {
+					mark = "*"
+				}
+				fmt.Fprintf(out, "  %s %s  (values %d, wildcard chars %d)\n", mark, grammarbridge.Canonical(m.Value), m.MatchedValues, m.WildcardChars)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if failed {
+		out.Flush()
+		return exitStatus(1)
+	}
+	return nil
+}
+
+// sortedValues returns the match values sorted by their canonical JSON
+// text, as TypeAgent's reference cases list them.
+func sortedValues(ms []grammarbridge.Match) []any {
+	type kv struct {
+		key string
+		v   any
+	}
+	kvs := make([]kv, len(ms))
+	for i, m := range ms {
+		kvs[i] = kv{grammarbridge.Canonical(m.Value), m.Value}
+	}
+	sort.Slice(kvs, func(i, j int) bool { return kvs[i].key < kvs[j].key })
+	out := make([]any, len(kvs))
+	for i, x := range kvs {
+		out[i] = x.v
+	}
+	return out
+}
