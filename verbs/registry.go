@@ -89,6 +89,8 @@ type Options struct {
 	// MaxInput bounds one action's arguments plus content, in bytes;
 	// 0 means MaxInput (64 KiB).
 	MaxInput int
+	// Executors carry out intents, keyed by verb name or tool name.
+	Executors map[string]Executor
 }
 
 // Registry is the vocabulary in force: the built-in verbs, extended and
@@ -235,6 +237,22 @@ func (r *Registry) apply(e Extension, tools []string) error {
 	}
 	r.verbs = append(r.verbs, v)
 	r.by[name] = v
+	return nil
+}
+
+// Grammar returns the compiled argument grammar of a verb: a built-in
+// verb's embedded grammar, or a custom verb's own; nil for a custom verb
+// parsed by the grammar of the built-in it maps to, or an unknown verb.
+func (r *Registry) Grammar(name string) *grammarbridge.Grammar {
+	v := r.by[name]
+	switch {
+	case v == nil:
+		return nil
+	case v.grammar != nil:
+		return v.grammar
+	case !v.Custom:
+		return r.builtins[v.Name].grammar
+	}
 	return nil
 }
 
