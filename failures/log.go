@@ -341,3 +341,22 @@ func (l *Log) RecordSuccessAt(ctx context.Context, model string, at time.Time, n
 	}
 	return nil
 }
+
+// UnmarshalJSON reads a failure as written by encoding/json, decoding the
+// detail into the type that belongs to its code.
+func (f *Failure) UnmarshalJSON(b []byte) error {
+	type plain Failure
+	aux := struct {
+		*plain
+		Detail json.RawMessage `json:"detail,omitempty"`
+	}{plain: (*plain)(f)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	d, err := decodeDetail(f.Code, aux.Detail)
+	if err != nil {
+		return err
+	}
+	f.Detail = d
+	return nil
+}

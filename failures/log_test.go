@@ -226,3 +226,22 @@ func TestListFilters(t *testing.T) {
 		t.Errorf("Limit 3 newest first: %v", got)
 	}
 }
+
+func TestFailureJSONRoundTrip(t *testing.T) {
+	in := Failure{ID: 3, Time: fixedNow, Code: UnknownModifier, Raw: "/search in archivs", Token: "search", Verb: "search",
+		Detail: UnknownModifierDetail{"search", "archivs", []string{"archival"}}, Candidates: []Candidate{{"search", 1, "exact"}}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out Failure
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", out, in)
+	}
+	if err := json.Unmarshal([]byte(`{"code":"MISSING_ARG","detail":{"arg":7}}`), &out); err == nil {
+		t.Error("a detail of the wrong shape was accepted")
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pattern-dialect/dialect/failures"
+	"github.com/pattern-dialect/dialect/fuzzy"
 	"github.com/pattern-dialect/dialect/internal/sqlite"
 	"github.com/pattern-dialect/dialect/verbs"
 	"github.com/pelletier/go-toml/v2"
@@ -35,7 +36,7 @@ func runReport(ctx context.Context, sio *stdio, args []string) error {
 	dbPath := fl.String("db", "", "database file (default $DIALECT_DB, else ~/.local/state/dialect/dialect.db)")
 	config := fl.String("config", "dialect.toml", "dialect.toml: its verbs and aliases are known; --apply edits it")
 	minCount := fl.Int("min-count", 3, "fewest occurrences of an unknown verb to suggest it as an alias")
-	minConf := fl.Float64("min-confidence", 0.5, "least similarity (0..1) to an existing verb to suggest an alias")
+	minConf := fl.Float64("min-confidence", 0.25, "least resolver score (0..1) against an existing verb to suggest an alias")
 	top := fl.Int("top", 10, "how many failure patterns to show")
 	examples := fl.Int("examples", 3, "example usages per pattern and alias")
 	apply := fl.Bool("apply", false, "add the suggested aliases to the --config file, keeping its comments")
@@ -75,6 +76,10 @@ func runReport(ctx context.Context, sio *stdio, args []string) error {
 	if err != nil {
 		return usageError("%s: %v", *config, err)
 	}
+	matcher, err := vocab.matcher()
+	if err != nil {
+		return usageError("%s: %v", *config, err)
+	}
 
 	log, err := openLog(ctx, *dbPath)
 	if err != nil {
@@ -85,7 +90,7 @@ func runReport(ctx context.Context, sio *stdio, args []string) error {
 	bar := newProgress(sio.err, "report")
 	rep, err := log.Report(ctx, start, failures.ReportConfig{
 		Suggest: failures.SuggestConfig{
-			Matcher:       vocab.matcher(),
+			Matcher:       matcher,
 			Known:         vocab.known,
 			Exclude:       vocab.strict,
 			MinCount:      *minCount,
@@ -183,32 +188,63 @@ func readConfig(path string, fl *flag.FlagSet) ([]byte, bool, error) {
 // vocab is what the dialect already knows: built-in verbs, custom verbs and
 // every alias.
 type vocab struct {
-	terms  []failures.Term
-	known  map[string]bool
-	strict map[string]bool
+	entries []fuzzy.Entry   // for the resolver, one per verb
+	known   map[string]bool // every verb and alias, lower case
+	strict  map[string]bool // verbs that must never get suggested aliases
 }
 
-func (v *vocab) matcher() failures.Matcher {
-	return &failures.EditMatcher{Terms: v.terms}
+// matcher is the runtime's verb resolver (every tier, the synonym lexicon
+// included) seen through failures.Matcher.
+func (v *vocab) matcher() (failures.Matcher, error) {
+	r, err := fuzzy.New(v.entries, fuzzy.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return resolverMatcher{r}, nil
+}
+
+// resolverMatcher suggests the verb a token resolves to now (a tier may
+// reach it: the log can hold rows from before an alias or tier existed) or
+// else the resolver's best candidate, with the resolver's score as the
+// confidence.
+type resolverMatcher struct{ r *fuzzy.Resolver }
+
+func (m resolverMatcher) Suggest(token string) (string, float64, bool) {
+	res := m.r.Resolve(token)
+	if res.OK() {
+		return res.Verb, res.Score, true
+	}
+	if len(res.Candidates) > 0 {
+		c := res.Candidates[0]
+		return c.Verb, c.Score, true
+	}
+	return "", 0, false
 }
 
 // vocabulary merges the built-in verbs with dialect.toml's
-// [dialect.verbs.NAME] tables (aliases, extra_aliases, maps_to).
+// [dialect.verbs.NAME] tables (aliases, extra_aliases).
 func vocabulary(cfg []byte) (*vocab, error) {
 	v := &vocab{known: map[string]bool{}, strict: map[string]bool{}}
-	add := func(word, verb string) {
-		word = strings.ToLower(strings.TrimSpace(word))
-		if word == "" {
-			return
+	idx := map[string]int{}
+	add := func(verb string, names []string, s fuzzy.Strictness) {
+		verb = strings.ToLower(strings.TrimSpace(verb))
+		i, ok := idx[verb]
+		if !ok {
+			i = len(v.entries)
+			idx[verb] = i
+			v.entries = append(v.entries, fuzzy.Entry{Verb: verb, Strictness: s})
 		}
-		v.terms = append(v.terms, failures.Term{Word: word, Verb: verb})
-		v.known[word] = true
+		v.known[verb] = true
+		for _, n := range names {
+			n = strings.ToLower(strings.TrimSpace(n))
+			if n != "" && !slices.Contains(v.entries[i].Names, n) {
+				v.entries[i].Names = append(v.entries[i].Names, n)
+				v.known[n] = true
+			}
+		}
 	}
 	for _, s := range verbs.Builtin() {
-		add(s.Name, s.Name)
-		for _, a := range s.Aliases {
-			add(a, s.Name)
-		}
+		add(s.Name, s.Aliases, fuzzy.Strictness(s.Strictness))
 		if s.Strictness == verbs.Strict {
 			v.strict[s.Name] = true
 		}
@@ -232,15 +268,14 @@ func vocabulary(cfg []byte) (*vocab, error) {
 		}
 		return nil, err
 	}
-	for name, t := range doc.Dialect.Verbs {
-		name = strings.ToLower(name)
-		add(name, name)
-		for _, a := range t.Aliases {
-			add(a, name)
-		}
-		for _, a := range t.ExtraAliases {
-			add(a, name)
-		}
+	names := make([]string, 0, len(doc.Dialect.Verbs))
+	for name := range doc.Dialect.Verbs {
+		names = append(names, name)
+	}
+	slices.Sort(names) // the resolver's input in a stable order
+	for _, name := range names {
+		t := doc.Dialect.Verbs[name]
+		add(name, append(t.Aliases, t.ExtraAliases...), fuzzy.Normal)
 	}
 	return v, nil
 }
