@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/pattern-dialect/dialect/grammarbridge"
@@ -424,14 +423,4 @@ func setPrimary(in intent.Intent, s string) intent.Intent {
 		return x
 	}
 	return in
-}
-
-// sortedKeys lists a map's keys in order.
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -4,6 +4,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -310,7 +312,7 @@ func (p *parser) searchMod(s *intent.Search, m any) error {
 	if d, ok := mm["domain"].(string); ok {
 		if d == "all" {
 			s.Domains = nil
-		} else if !contains(s.Domains, d) {
+		} else if !slices.Contains(s.Domains, d) {
 			s.Domains = append(s.Domains, d)
 		}
 		return nil
@@ -335,15 +337,6 @@ func (p *parser) searchMod(s *intent.Search, m any) error {
 		s.Time.NewerThan = time.Duration(count) * unit
 	}
 	return nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // builtinDomains are the send domains of DIALECT.md §5.
@@ -449,19 +442,7 @@ func closest(s string, options []string, limit int) string {
 	return best
 }
 
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	// deterministic order for messages
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
-}
+func keys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
 
 func buildFetch(r *Registry) func(p *parser, val map[string]any) (intent.Intent, error) {
 	return func(p *parser, val map[string]any) (intent.Intent, error) {

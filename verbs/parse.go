@@ -112,13 +112,13 @@ func (r *Registry) parseBuiltin(ctx context.Context, v *Verb, name string, in In
 	if op := impliedOp(b.name, in.Token); op != "" && !startsWithKeyword(args, b.keywords) {
 		args = op + " " + args
 	}
-	toks, perr := lex(name, args, b.syms)
-	if perr != nil {
+	toks, lexErr := lex(name, args, b.syms)
+	if lexErr != nil {
 		if args != in.Args { // the column counts from the written arguments
-			perr.Pos -= len(args) - len(in.Args)
-			perr.Message = fmt.Sprintf("unterminated quote at column %d", perr.Pos)
+			lexErr.Pos -= len(args) - len(in.Args)
+			lexErr.Message = fmt.Sprintf("unterminated quote at column %d", lexErr.Pos)
 		}
-		return nil, perr
+		return nil, lexErr
 	}
 	if err := bannedKeys(name, args, toks); err != nil {
 		return nil, err
