@@ -84,17 +84,15 @@ func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
 // text is the original split into lines.
 type text struct {
 	raw  []string // lines with their terminators
-	key  []string // lines without "\n" and a "\r" before it
-	ws   []string // key with whitespace normalised; filled on first use
+	ws   []string // lineKey of each line with whitespace normalised; filled on first use
+	size int      // bytes
 	crlf bool     // most lines end in "\r\n"
 }
 
 func newText(s string) *text {
-	t := &text{raw: splitLines(s)}
-	t.key = make([]string, len(t.raw))
+	t := &text{raw: splitLines(s), size: len(s)}
 	n := 0
-	for i, l := range t.raw {
-		t.key[i] = lineKey(l)
+	for _, l := range t.raw {
 		if strings.HasSuffix(l, "\r\n") {
 			n++
 		}
@@ -106,9 +104,9 @@ func newText(s string) *text {
 // wsKeys returns the whitespace-normalised keys, computing them once.
 func (t *text) wsKeys() []string {
 	if t.ws == nil {
-		t.ws = make([]string, len(t.key))
-		for i, k := range t.key {
-			t.ws[i] = wsKey(k)
+		t.ws = make([]string, len(t.raw))
+		for i, l := range t.raw {
+			t.ws[i] = wsKey(lineKey(l))
 		}
 	}
 	return t.ws
@@ -194,7 +192,7 @@ func (p *Patch) placeStrict(t *text) ([]place, error) {
 			if !l.old() {
 				continue
 			}
-			if j >= len(t.raw) || t.raw[j] != l.raw() {
+			if j >= len(t.raw) || !rawEqual(t.raw[j], l) {
 				return nil, p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("line %d of the text is not the hunk's line %q", j+1, l.Text))
 			}
 			j++
@@ -218,69 +216,109 @@ func (p *Patch) applyError(i int, kind error, places []int, msg string) error {
 // build writes the patched text. Context lines are copied from the
 // original, so a careful match keeps the text's own whitespace.
 func (p *Patch) build(t *text, places []place, careful bool) string {
-	convert := careful && t.crlf != p.crlf()
-	var pieces []string
+	w := lineWriter{crlf: t.crlf}
+	w.b.Grow(t.size + p.insertedSize())
 	cur := 0
 	for _, pl := range places {
-		pieces = append(pieces, t.raw[cur:pl.at]...)
+		for _, l := range t.raw[cur:pl.at] {
+			w.line(l, "")
+		}
+		convert, crlf := false, false
+		if careful {
+			convert, crlf = pl.eol(t)
+		}
 		j := pl.at
 		for _, l := range pl.lines {
 			switch l.Op {
 			case Context:
-				pieces = append(pieces, t.raw[j])
+				w.line(t.raw[j], "")
 				j++
 			case Delete:
 				j++
 			case Insert:
-				s := l.raw()
-				if convert {
-					s = convertEOL(l, t.crlf)
+				switch {
+				case l.NoEOL:
+					w.line(l.Text, "")
+				case !convert:
+					w.line(l.Text, "\n")
+				case crlf:
+					w.line(strings.TrimSuffix(l.Text, "\r"), "\r\n")
+				default:
+					w.line(strings.TrimSuffix(l.Text, "\r"), "\n")
 				}
-				pieces = append(pieces, s)
 			}
 		}
 		cur = j
 	}
-	pieces = append(pieces, t.raw[cur:]...)
-	var b strings.Builder
-	for i, s := range pieces {
-		b.WriteString(s)
-		// A line that lost its "\n" (the patch or the text said it was the
-		// last) but is no longer last gets one back.
-		if i < len(pieces)-1 && !strings.HasSuffix(s, "\n") {
-			if t.crlf {
-				b.WriteString("\r")
-			}
-			b.WriteString("\n")
-		}
+	for _, l := range t.raw[cur:] {
+		w.line(l, "")
 	}
-	return b.String()
+	return w.b.String()
 }
 
-// crlf reports whether most of the patch's lines end in "\r".
-func (p *Patch) crlf() bool {
-	n, all := 0, 0
+// lineWriter writes lines. A line that lost its "\n" (the patch or the
+// text said it was the last) but is no longer last gets one back.
+type lineWriter struct {
+	b      strings.Builder
+	crlf   bool // the text's line ends, for a "\n" given back
+	needNL bool // the last line written has no "\n"
+}
+
+func (w *lineWriter) line(s, eol string) {
+	if w.needNL {
+		if w.crlf {
+			w.b.WriteByte('\r')
+		}
+		w.b.WriteByte('\n')
+	}
+	w.b.WriteString(s)
+	w.b.WriteString(eol)
+	w.needNL = eol == "" && !strings.HasSuffix(s, "\n")
+}
+
+// insertedSize is the bytes the patch's inserted lines take at most.
+func (p *Patch) insertedSize() int {
+	n := 0
 	for _, h := range p.Hunks {
 		for _, l := range h.Lines {
-			all++
-			if strings.HasSuffix(l.Text, "\r") {
-				n++
+			if l.Op == Insert {
+				n += len(l.Text) + 2
 			}
 		}
 	}
-	return n > 0 && 2*n >= all
+	return n
 }
 
-// convertEOL gives an inserted line the text's line ends.
-func convertEOL(l Line, crlf bool) string {
-	s := strings.TrimSuffix(l.Text, "\r")
+// rawEqual reports whether the text's line s is l, terminator included,
+// without building l's text.
+func rawEqual(s string, l Line) bool {
 	if l.NoEOL {
-		return s
+		return s == l.Text
 	}
-	if crlf {
-		return s + "\r\n"
+	return len(s) == len(l.Text)+1 && s[len(s)-1] == '\n' && s[:len(l.Text)] == l.Text
+}
+
+// eol says whether the place's inserted lines must take the text's line
+// ends, and which: only when some old line matched just by ignoring a
+// "\r" (a patch written with "\n" for a text with "\r\n", or the other
+// way), and then the ends most of the matched lines have.
+func (pl place) eol(t *text) (convert, crlf bool) {
+	j, n, withCR := pl.at, 0, 0
+	for _, l := range pl.lines {
+		if !l.old() {
+			continue
+		}
+		fileCR := strings.HasSuffix(t.raw[j], "\r\n") || strings.HasSuffix(t.raw[j], "\r")
+		if fileCR != strings.HasSuffix(l.Text, "\r") {
+			convert = true
+		}
+		if fileCR {
+			withCR++
+		}
+		n++
+		j++
 	}
-	return s + "\n"
+	return convert, 2*withCR > n
 }
 
 // report describes places.
@@ -305,7 +343,7 @@ func (pl place) exact(t *text) bool {
 	j := pl.at
 	for _, l := range pl.lines {
 		if l.old() {
-			if t.raw[j] != l.raw() {
+			if !rawEqual(t.raw[j], l) {
 				return false
 			}
 			j++

@@ -292,18 +292,24 @@ func (c *careful) locate(i int) (*fits, error) {
 	}
 	for _, lv := range h.levels(c.opt) {
 		old := c.oldKeys[i]
-		keys := c.t.key
+		var keys []string // nil: compare lineKey of the raw lines
 		if lv.ws {
 			old, keys = c.oldWS[i], c.t.wsKeys()
 		}
+		key := func(q int) string {
+			if keys == nil {
+				return lineKey(c.t.raw[q])
+			}
+			return keys[q]
+		}
 		old = old[lv.pf : len(old)-lv.sf]
-		m := len(old)
+		m, n := len(old), len(c.t.raw)
 		match := func(q int) bool {
 			if q < lo || q+m > hi {
 				return false
 			}
 			for k, s := range old {
-				if keys[q+k] != s {
+				if key(q+k) != s {
 					return false
 				}
 			}
@@ -315,14 +321,14 @@ func (c *careful) locate(i int) (*fits, error) {
 		if lv.start && match(0) {
 			return one(0)
 		}
-		if lv.end && match(len(keys)-m) {
-			return one(len(keys) - m)
+		if lv.end && match(n-m) {
+			return one(n - m)
 		}
 		// Line numbers never choose between places: models get them
 		// wrong, and a wrong number can point at a copy of the right lines.
 		var at []int
 		for q := lo; q+m <= hi; q++ {
-			if keys[q] == old[0] && match(q) {
+			if key(q) == old[0] && match(q) {
 				at = append(at, q)
 			}
 		}

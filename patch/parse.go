@@ -153,17 +153,35 @@ func parseHunk(lines []string, at int) (Hunk, int, error) {
 		return h, 0, &ParseError{Line: at + 1, Msg: "hunk has no lines", Kind: ErrMalformed}
 	}
 	if h.Recounted || h.NoNumbers {
-		h.OldLines, h.NewLines = 0, 0
+		oldLines, newLines := 0, 0
 		for _, l := range h.Lines {
 			if l.old() {
-				h.OldLines++
+				oldLines++
 			}
 			if l.new() {
-				h.NewLines++
+				newLines++
 			}
 		}
+		if h.Recounted {
+			// A start names the first line of a non-empty side but the line
+			// before an empty one: keep it pointing at the same place.
+			h.OldStart = restart(h.OldStart, h.OldLines, oldLines)
+			h.NewStart = restart(h.NewStart, h.NewLines, newLines)
+		}
+		h.OldLines, h.NewLines = oldLines, newLines
 	}
 	return h, end, nil
+}
+
+// restart moves start when a side's count changes between empty and not.
+func restart(start, was, is int) int {
+	switch {
+	case was == 0 && is > 0:
+		return start + 1
+	case was > 0 && is == 0:
+		return max(start-1, 0)
+	}
+	return start
 }
 
 // countedEnd reads a hunk body from lines[from] as the header's counts say

@@ -1,0 +1,97 @@
+package patch
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// sharedChanges loads the real changes in $DIALECT_DATA/diffs (default
+// ../../shared/data, beside the checkout), or skips.
+func sharedChanges(tb testing.TB) []fixture {
+	tb.Helper()
+	dir := os.Getenv("DIALECT_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "data")
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "diffs", "*", "*", "diff.patch"))
+	if len(paths) == 0 {
+		tb.Skipf("no shared data under %s (set DIALECT_DATA)", dir)
+	}
+	sort.Strings(paths)
+	var out []fixture
+	for _, p := range paths {
+		d := filepath.Dir(p)
+		read := func(n string) string {
+			b, err := os.ReadFile(filepath.Join(d, n))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return string(b)
+		}
+		out = append(out, fixture{filepath.Join(filepath.Base(filepath.Dir(d)), filepath.Base(d)), read("old"), read("new"), read("diff.patch")})
+	}
+	return out
+}
+
+// TestSharedData applies every real change, strictly and carefully, and
+// checks the parser against go-gitdiff on each.
+func TestSharedData(t *testing.T) {
+	changes := sharedChanges(t)
+	for _, ch := range changes {
+		agreeWithGitdiff(t, ch.name, ch.diff)
+		for _, opt := range []Options{{Strict: true}, {Fuzz: DefaultFuzz}} {
+			if got, _, err := ApplyWith(ch.old, ch.diff, opt); err != nil || got != ch.new {
+				t.Errorf("%s %+v: %v", ch.name, opt, err)
+			}
+		}
+	}
+	t.Logf("%d changes", len(changes))
+}
+
+func benchApply(b *testing.B, changes []fixture, opt Options) {
+	n := 0
+	for _, ch := range changes {
+		n += len(ch.old) + len(ch.diff)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, ch := range changes {
+			if got, _, err := ApplyWith(ch.old, ch.diff, opt); err != nil || got != ch.new {
+				b.Fatalf("%s: %v", ch.name, err)
+			}
+		}
+	}
+}
+
+// BenchmarkApplyAll applies all the real changes once per iteration, parse
+// included: the target is 50 ms per iteration for the 250 changes.
+func BenchmarkApplyAll(b *testing.B) {
+	changes := sharedChanges(b)
+	b.Run("careful", func(b *testing.B) { benchApply(b, changes, Options{Fuzz: DefaultFuzz}) })
+	b.Run("strict", func(b *testing.B) { benchApply(b, changes, Options{Strict: true}) })
+	b.Run("careful-ws", func(b *testing.B) { benchApply(b, changes, Options{Fuzz: DefaultFuzz, IgnoreWhitespace: true}) })
+}
+
+// BenchmarkApplyFixtures runs without the shared data.
+func BenchmarkApplyFixtures(b *testing.B) {
+	benchApply(b, loadFixtures(b), Options{Fuzz: DefaultFuzz})
+}
+
+// BenchmarkDiffAll creates the diff of every real change.
+func BenchmarkDiffAll(b *testing.B) {
+	changes := sharedChanges(b)
+	n := 0
+	for _, ch := range changes {
+		n += len(ch.old) + len(ch.new)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, ch := range changes {
+			_ = Diff(ch.old, ch.new, DefaultContext).String()
+		}
+	}
+}
