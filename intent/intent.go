@@ -88,6 +88,7 @@ type Search struct {
 	Time    TimeRange `json:"time,omitzero"`
 	Role    string    `json:"role,omitempty"`
 	Filters Filters   `json:"filters,omitzero"`
+	Refs    []Ref     `json:"refs,omitempty"`
 }
 
 // The search domains of DIALECT.md §5.
@@ -104,8 +105,9 @@ func (Search) Kind() string { return "search" }
 func (Search) ReadOnly() bool { return true }
 
 // Send delivers Content to Target on Domain ("user", "agent", "channel",
-// "bluesky", "discord", or a configured one). Via names the verb written
-// (send, reply, post, dm, tell) when it shaped the defaults.
+// "bluesky", "discord", or a configured one; "thread" for a reply in the
+// current thread). Via names the shorthand written (reply, post, dm, tell)
+// when it shaped the defaults; it is empty for send itself.
 type Send struct {
 	Domain  string `json:"domain"`
 	Target  string `json:"target,omitempty"`
@@ -121,11 +123,13 @@ func (Send) Kind() string { return "send" }
 func (Send) ReadOnly() bool { return false }
 
 // Fetch retrieves URL; Format is "text" (readable text, the default) or
-// "html". Continue asks for the next part of the previous fetch.
+// "html". Continue asks for the next part of the previous fetch. URL may
+// be a reference (@last.output) listed in Refs, for the runtime to resolve.
 type Fetch struct {
 	URL      string `json:"url,omitempty"`
 	Format   string `json:"format,omitempty"`
 	Continue bool   `json:"continue,omitempty"`
+	Refs     []Ref  `json:"refs,omitempty"`
 }
 
 // Kind returns "fetch".
@@ -138,6 +142,7 @@ func (Fetch) ReadOnly() bool { return false }
 // Web searches the web through the configured provider.
 type Web struct {
 	Query string `json:"query"`
+	Refs  []Ref  `json:"refs,omitempty"`
 }
 
 // Kind returns "web".
@@ -149,6 +154,7 @@ func (Web) ReadOnly() bool { return false }
 // Calc evaluates an expression: arithmetic, percentages, unit conversions.
 type Calc struct {
 	Expr string `json:"expr"`
+	Refs []Ref  `json:"refs,omitempty"`
 }
 
 // Kind returns "calc".

@@ -258,7 +258,9 @@ func buildSearch(r *Registry) func(p *parser, val map[string]any) (intent.Intent
 		}
 		s := intent.Search{Filters: p.filters, Role: p.role}
 		if val != nil {
-			s.Terms = p.str(val, "terms")
+			var ts []token
+			s.Terms, ts = p.text(val["terms"])
+			s.Refs = refs(ts)
 			for _, k := range []string{"pre", "post"} {
 				mods, _ := val[k].([]any)
 				for _, m := range mods {
@@ -453,6 +455,12 @@ func buildFetch(r *Registry) func(p *parser, val map[string]any) (intent.Intent,
 			return intent.Fetch{Continue: true}, nil
 		}
 		t := p.at(val["url"])
+		if t != nil && t.kind == tRef {
+			r, _ := intent.ParseRef(t.text)
+			f := intent.Fetch{URL: t.text, Refs: []intent.Ref{r}}
+			f.Format, _ = val["format"].(string)
+			return f, nil
+		}
 		url, ok := asURL(t)
 		if !ok {
 			if strings.EqualFold(p.in.Token, "get") {
@@ -497,25 +505,25 @@ func asURL(t *token) (string, bool) {
 }
 
 func buildWeb(p *parser, val map[string]any) (intent.Intent, error) {
-	q := p.str(val, "query")
+	q, ts := p.text(val["query"])
 	if q == "" {
 		q = strings.TrimSpace(p.in.Content)
 	}
 	if q == "" {
 		return nil, missing(p, "needs a query: /%s go 1.26 release notes.", p.verb)
 	}
-	return intent.Web{Query: q}, nil
+	return intent.Web{Query: q, Refs: refs(ts)}, nil
 }
 
 func buildCalc(p *parser, val map[string]any) (intent.Intent, error) {
-	e := p.str(val, "expr")
+	e, ts := p.text(val["expr"])
 	if e == "" {
 		e = strings.TrimSpace(p.in.Content)
 	}
 	if e == "" {
 		return nil, missing(p, "needs an expression: /%s 20%% of 350.", p.verb)
 	}
-	return intent.Calc{Expr: e}, nil
+	return intent.Calc{Expr: e, Refs: refs(ts)}, nil
 }
 
 func buildAuthority(op intent.AuthorityOp) func(p *parser, val map[string]any) (intent.Intent, error) {

@@ -123,6 +123,9 @@ func (r *Registry) parseBuiltin(ctx context.Context, v *Verb, name string, in In
 	if err := bannedKeys(name, args, toks); err != nil {
 		return nil, err
 	}
+	if err := badRefs(name, args, toks); err != nil {
+		return nil, err
+	}
 	p := &parser{ctx: ctx, verb: name, in: in, args: args, toks: toks}
 	if b.filters {
 		if err := p.takeFilters(); err != nil {
@@ -414,4 +417,29 @@ func isBanned(k string) bool {
 		return true
 	}
 	return false
+}
+
+// badRefs rejects tokens written as references that are none: @last.outpt,
+// an unclosed @[uri (DIALECT.md §3: never a silent empty string).
+func badRefs(verb, args string, toks []token) error {
+	for _, t := range toks {
+		if t.kind == tQuoted || t.kind == tRef {
+			continue
+		}
+		low := strings.ToLower(strings.TrimRight(t.text, ",;:!?)"))
+		if _, ok := intent.ParseRef(low); ok {
+			continue
+		}
+		c := col(args, t.pos)
+		switch {
+		case strings.HasPrefix(low, "@last.") || strings.HasPrefix(low, "@[") && !strings.Contains(low, "]") || low == "@[]":
+			e := perr(InvalidReference, verb, c, "%s at column %d is not a reference (@last, @last.message, @last.output, @thread, @parent, @[uri])", t.text, c)
+			if s := closest(low, []string{"@last.message", "@last.output"}, 3); s != "" {
+				e.Suggestion = s
+				e.Message = fmt.Sprintf("%s at column %d is not a reference — did you mean %s?", t.text, c, s)
+			}
+			return e
+		}
+	}
+	return nil
 }

@@ -106,6 +106,10 @@ func TestParseForms(t *testing.T) {
 		{"get with a URL fetches", "fetch", Input{Token: "get", Args: "https://example.org"}, `{"kind":"fetch","url":"https://example.org"}`},
 		{"get with a name reads", "fetch", Input{Token: "get", Args: "project_notes"}, `{"kind":"recall","op":"read","block":"project_notes"}`},
 		{"web", "web", Input{Args: "go 1.26 release notes"}, `{"kind":"web","query":"go 1.26 release notes"}`},
+		{"web reference", "web", Input{Args: "reviews of @last.output"}, `{"kind":"web","query":"reviews of @last.output","refs":[{"kind":"last.output","token":"@last.output"}]}`},
+		{"search reference", "search", Input{Args: "@thread decisions"}, `{"kind":"search","terms":"@thread decisions","refs":[{"kind":"thread","token":"@thread"}]}`},
+		{"calc reference", "calc", Input{Args: "@last * 2"}, `{"kind":"calc","expr":"@last * 2","refs":[{"kind":"last","token":"@last"}]}`},
+		{"fetch reference", "fetch", Input{Args: "@last.output html"}, `{"kind":"fetch","url":"@last.output","format":"html","refs":[{"kind":"last.output","token":"@last.output"}]}`},
 		{"calc units", "calc", Input{Args: "5 feet to meters"}, `{"kind":"calc","expr":"5 feet to meters"}`},
 		{"calc program", "calc", Input{Args: "radius = 5; pi * radius^2"}, `{"kind":"calc","expr":"radius = 5; pi * radius^2"}`},
 		{"calc percent", "calc", Input{Args: "20% of 350"}, `{"kind":"calc","expr":"20% of 350"}`},
@@ -185,6 +189,8 @@ func TestParseFailures(t *testing.T) {
 		{"banned key colon", "send", Input{Args: "@user constructor:1"}, BannedKey, 7, "constructor"},
 		{"too large", "web", Input{Args: strings.Repeat("a", MaxInput+1)}, InputTooLarge, 0, "limit"},
 		{"web empty", "web", Input{}, MissingArg, 0, "needs a query"},
+		{"misspelled reference", "recall", Input{Args: "+ see @last.outptu"}, InvalidReference, 7, "did you mean @last.output?"},
+		{"unclosed uri reference", "send", Input{Args: "@user @[doc://x"}, InvalidReference, 7, "not a reference"},
 		{"calc empty", "calc", Input{}, MissingArg, 0, "needs an expression"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
