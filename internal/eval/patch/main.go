@@ -5,7 +5,7 @@
 // out right, were refused, or came out silently wrong (no error, output !=
 // new).
 //
-//	go run ./internal/eval/patch [-data DIR] [-seed N] [-gnu PATH] [-v]
+//	go run ./internal/eval/patch [-data DIR] [-seed N] [-seeds K] [-gnu PATH] [-v] [-dump VARIANT/SET/NNNN]
 package main
 
 import (
@@ -32,6 +32,7 @@ func main() {
 	}
 	data := flag.String("data", def, "the shared data directory (holds diffs/); env DIALECT_DATA")
 	seed := flag.Uint64("seed", 1, "seed of the variants")
+	seeds := flag.Int("seeds", 1, "run seeds seed, seed+1, ... and add the counts up")
 	gnu := flag.String("gnu", "patch", "GNU patch binary; empty to skip the GNU columns")
 	verbose := flag.Bool("v", false, "list every change that was not applied right")
 	dump := flag.String("dump", "", "VARIANT/SET/NNNN: write that variant's old, diff and want into -out and stop")
@@ -49,7 +50,7 @@ func main() {
 		}
 		return
 	}
-	cfg := config{seed: *seed, gnu: *gnu, verbose: *verbose}
+	cfg := config{seed: *seed, seeds: max(*seeds, 1), gnu: *gnu, verbose: *verbose}
 	if cfg.gnu != "" {
 		if p, err := exec.LookPath(cfg.gnu); err != nil {
 			fmt.Printf("note: GNU patch (%s) not found; its columns are skipped (apt-get install -y patch)\n", cfg.gnu)
@@ -58,10 +59,16 @@ func main() {
 			cfg.gnu = p
 		}
 	}
-	res, err := evaluate(context.Background(), changes, cfg)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "eval patch:", err)
-		os.Exit(1)
+	var res *results
+	for k := range cfg.seeds {
+		one := cfg
+		one.seed += uint64(k)
+		r, err := evaluate(context.Background(), changes, one)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "eval patch:", err)
+			os.Exit(1)
+		}
+		res = res.add(r)
 	}
 	res.print(os.Stdout, cfg)
 }
@@ -69,6 +76,7 @@ func main() {
 // config is one evaluation run's settings.
 type config struct {
 	seed    uint64
+	seeds   int    // how many seeds from seed on (printing only)
 	gnu     string // absolute path of GNU patch, "" to skip it
 	verbose bool
 }
@@ -132,6 +140,27 @@ type job struct {
 	g   generator
 	ch  change
 	row *row
+}
+
+// add returns the sum of two runs' counts; res may be nil.
+func (res *results) add(o *results) *results {
+	if res == nil {
+		return o
+	}
+	for i, r := range res.rows {
+		q := o.rows[i]
+		r.n += q.n
+		for k := range r.strict {
+			r.strict[k] += q.strict[k]
+			r.ours[k] += q.ours[k]
+			r.gnu[k] += q.gnu[k]
+			r.oursPlain[k] += q.oursPlain[k]
+			r.gnuPlain[k] += q.gnuPlain[k]
+			r.ambGNU[k] += q.ambGNU[k]
+		}
+		r.misses = append(r.misses, q.misses...)
+	}
+	return res
 }
 
 // evaluate runs every generator over every change.
@@ -296,7 +325,11 @@ func pct(k, n int) string {
 
 // print writes the table and the notes.
 func (res *results) print(w io.Writer, cfg config) {
-	fmt.Fprintf(w, "patch evaluation, seed %d\n\n", cfg.seed)
+	if cfg.seeds > 1 {
+		fmt.Fprintf(w, "patch evaluation, seeds %d to %d, counts added up\n\n", cfg.seed, cfg.seed+uint64(cfg.seeds)-1)
+	} else {
+		fmt.Fprintf(w, "patch evaluation, seed %d\n\n", cfg.seed)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "variant\tn\tstrict right\tours right\tours refused\tof which ambiguous\tours WRONG\tGNU right\tGNU refused\tGNU WRONG\t")
 	line := func(name string, n int, strict, ours, gnu tally, haveStrict bool) {
