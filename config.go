@@ -26,6 +26,10 @@ type Config struct {
 	Resolve ResolveConfig `toml:"resolve"`
 	Dialect DialectConfig `toml:"dialect"`
 	Store   StoreConfig   `toml:"store"`
+	Run     RunConfig     `toml:"run"`
+
+	Permission PermissionConfig       `toml:"permission"`
+	Agents     map[string]AgentConfig `toml:"agents"`
 
 	// Source names where the configuration came from: a file path, or
 	// "embedded default". It is not read from TOML.
@@ -110,7 +114,28 @@ type GrammarConfig struct {
 
 // StoreConfig locates the SQLite file.
 type StoreConfig struct {
-	Path string `toml:"path"`
+	Path        string `toml:"path"`
+	LogMessages bool   `toml:"log_messages"`
+}
+
+// RunConfig configures execution.
+type RunConfig struct {
+	ActionTimeout Duration `toml:"action_timeout"`
+}
+
+// PermissionConfig lists what needs approval besides the verbs marked
+// requires_permission.
+type PermissionConfig struct {
+	// Targets are delivery targets ("bluesky", "agent:anchor") whose
+	// actions are queued for approval.
+	Targets []string `toml:"targets"`
+}
+
+// AgentConfig is one [agents.NAME] table.
+type AgentConfig struct {
+	// Authority lists the roles the agent holds: approve, deny, escalate,
+	// halt.
+	Authority []string `toml:"authority"`
 }
 
 // Duration is a time.Duration written in TOML as a string ("5s", "250ms").
@@ -218,6 +243,18 @@ func (c *Config) validate(name string, data []byte) error {
 		if v.Grammar != nil && (v.Grammar.File == "" || v.Grammar.Start == "") {
 			bad("dialect.verbs."+verb+".grammar", "needs both file and start")
 		}
+	}
+	for name, a := range c.Agents {
+		for _, role := range a.Authority {
+			switch role {
+			case "approve", "deny", "escalate", "halt":
+			default:
+				bad("agents."+name+".authority", fmt.Sprintf("%q is not a role (approve, deny, escalate, halt)", role))
+			}
+		}
+	}
+	if c.Run.ActionTimeout.Duration <= 0 {
+		bad("run.action_timeout", "must be a positive duration")
 	}
 	if c.Detect.MaxActionBytes <= 0 {
 		bad("detect.max_action_bytes", "must be positive")

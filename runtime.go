@@ -1,11 +1,15 @@
 package dialect
 
 import (
+	"context"
 	"errors"
 	"strings"
 
 	"github.com/pattern-dialect/dialect/detect"
+	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/fuzzy"
+	"github.com/pattern-dialect/dialect/intent"
+	"github.com/pattern-dialect/dialect/internal/store"
 	"github.com/pattern-dialect/dialect/morph"
 	"github.com/pattern-dialect/dialect/verbs"
 )
@@ -17,6 +21,12 @@ type Runtime struct {
 	registry *verbs.Registry
 	resolver *fuzzy.Resolver
 	vocab    *vocabulary
+
+	store    *store.Store  // set by Open
+	failures *failures.Log // set by Open
+	// external executes the intents that reach outside the runtime (send,
+	// fetch, web, calc, tools); nil means none are configured.
+	external func(ctx context.Context, msg Message, verb string, it intent.Intent) (string, error)
 }
 
 // New builds a Runtime from cfg. A configuration the registry rejects (an

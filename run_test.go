@@ -1,0 +1,157 @@
+package dialect
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pattern-dialect/dialect/failures"
+	"github.com/pattern-dialect/dialect/intent"
+	"github.com/pattern-dialect/dialect/internal/store"
+)
+
+func openRuntime(t *testing.T, toml string) *Runtime {
+	t.Helper()
+	cfg, err := ParseConfig("test.toml", []byte(toml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Store.Path = filepath.Join(t.TempDir(), "run.db")
+	rt, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	return rt
+}
+
+func run(t *testing.T, rt *Runtime, text string) []Result {
+	t.Helper()
+	res, err := rt.Run(context.Background(), Message{Text: text, Agent: "scout", Model: "m1", Session: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestRunMemoryRoundTrip(t *testing.T) {
+	rt := openRuntime(t, "")
+	res := run(t, rt, "I'll note that.\n/recall project_notes + \"deadline is Friday\"\n")
+	if len(res) != 1 || res[0].Status != StatusOK || res[0].Verb != "recall" {
+		t.Fatalf("append: %+v", res)
+	}
+	res = run(t, rt, "Let me check.\n/recall project_notes\n")
+	if res[0].Status != StatusOK || !strings.Contains(res[0].Output, "deadline is Friday") {
+		t.Fatalf("read by exact block name: %+v", res[0])
+	}
+	if r, ok := res[0].Intent.(intent.Recall); !ok || r.Op != intent.RecallRead {
+		t.Errorf("intent = %#v, want a recall read", res[0].Intent)
+	}
+	res = run(t, rt, "Looking.\n/serch friday\n")
+	if res[0].Verb != "search" || res[0].Status != StatusOK || !strings.Contains(res[0].Output, "project_notes") {
+		t.Errorf("misspelled search: %+v", res[0])
+	}
+	res = run(t, rt, "Saving the result.\n/recall log + @last.output\n")
+	if res[0].Status != StatusOK {
+		t.Fatalf("reference: %+v", res[0])
+	}
+	b, err := rt.Store().Get(context.Background(), store.Archival, "log")
+	if err != nil || !strings.Contains(b.Content, "project_notes") {
+		t.Errorf("@last.output was not substituted: %q %v", b.Content, err)
+	}
+}
+
+func TestRunNeverExecutes(t *testing.T) {
+	rt := openRuntime(t, "")
+	for _, msg := range []string{
+		"I could /recall + \"x\" but let's think first...",
+		"Let me check that.\n/recall + \"x\"\nActually wait, you just told me.",
+		"/do /recall + \"x\"\nHmm, scratch that, wrong label.",
+		"```\n/recall + \"x\"\n```",
+		"See `/recall + \"x\"` for details.",
+		"Paths like\n/etc/hosts\n",
+		"/recall + \"x\"\n/cancel",
+	} {
+		for _, r := range run(t, rt, msg) {
+			if r.Status == StatusOK && r.Verb == "recall" {
+				t.Errorf("%q: executed %+v", msg, r)
+			}
+		}
+	}
+	if names, _ := rt.Store().Names(context.Background(), store.Archival); len(names) != 0 {
+		t.Errorf("memory was written: %v", names)
+	}
+}
+
+func TestRunStrictAndFailuresLogged(t *testing.T) {
+	rt := openRuntime(t, "")
+	res := run(t, rt, "Approving.\n/aprove 1\n")
+	if res[0].Status != StatusError || res[0].Code != "UNKNOWN_VERB" || res[0].Verb != "" {
+		t.Fatalf("near miss of approve: %+v", res[0])
+	}
+	if !strings.Contains(res[0].Output, "approve") {
+		t.Errorf("message does not suggest the exact spelling: %q", res[0].Output)
+	}
+	run(t, rt, "I mention /aprove in passing.")
+	n, err := rt.Failures().Count(context.Background(), failures.Filter{})
+	if err != nil || n != 1 {
+		t.Errorf("failure rows = %d (%v), want 1: mentions are not failures", n, err)
+	}
+}
+
+func TestRunApprovalFlow(t *testing.T) {
+	ctx := context.Background()
+	rt := openRuntime(t, "[agents.anchor]\nauthority = [\"approve\", \"deny\"]\n")
+	res := run(t, rt, "Serious one.\n/recall + \"launch codes\" !\n")
+	if res[0].Status != StatusPending || res[0].Pending == 0 {
+		t.Fatalf("! did not queue: %+v", res[0])
+	}
+	id := res[0].Pending
+	if names, _ := rt.Store().Names(ctx, store.Archival); len(names) != 0 {
+		t.Fatal("a queued action ran")
+	}
+	// An agent without the role cannot approve it.
+	res = run(t, rt, "/approve "+itoa(id)+"\n")
+	if res[0].Status != StatusDenied {
+		t.Fatalf("scout approved without the role: %+v", res[0])
+	}
+	out, err := rt.Run(ctx, Message{Text: "/approve " + itoa(id) + "\n", Agent: "anchor", Session: "s2"})
+	if err != nil || out[0].Status != StatusOK {
+		t.Fatalf("anchor approve: %+v %v", out, err)
+	}
+	if names, _ := rt.Store().Names(ctx, store.Archival); len(names) != 1 {
+		t.Errorf("approved action did not run: %v", names)
+	}
+	if _, err := rt.Approve(ctx, id, "owner", false); err == nil {
+		t.Error("an action was approved twice")
+	}
+
+	res = run(t, rt, "Again.\n/recall + \"other\" ?ask\n")
+	id2 := res[0].Pending
+	if err := rt.Deny(ctx, id2, "owner", "no", false); err != nil {
+		t.Fatal(err)
+	}
+	var ae *ActionError
+	if _, err := rt.Approve(ctx, id2, "owner", false); !errors.As(err, &ae) || ae.Code != "ALREADY_DECIDED" {
+		t.Errorf("approving a denied action: %v", err)
+	}
+	if names, _ := rt.Store().Names(ctx, store.Archival); len(names) != 1 {
+		t.Errorf("denied action ran: %v", names)
+	}
+}
+
+func TestRunHalt(t *testing.T) {
+	rt := openRuntime(t, "[agents.boss]\nauthority = [\"halt\"]\n")
+	res, err := rt.Run(context.Background(), Message{Text: "Stopping.\n/halt \"loop\" !\n/recall + \"after\"\n", Agent: "boss"})
+	if !errors.Is(err, ErrHalted) {
+		t.Fatalf("err = %v, want ErrHalted (%+v)", err, res)
+	}
+	if res[1].Status != StatusSkipped {
+		t.Errorf("action after halt: %+v", res[1])
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
