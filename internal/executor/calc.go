@@ -1,0 +1,458 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/pattern-dialect/dialect/intent"
+)
+
+// CalcOptions bound the calculator ([exec.calc] in dialect.toml).
+type CalcOptions struct {
+	// MaxExprBytes is the longest expression accepted. Default 1024.
+	MaxExprBytes int `toml:"max_expr_bytes"`
+	// MaxNodes is the largest syntax tree accepted (numbers, names,
+	// operators and calls each count one). Default 256.
+	MaxNodes int `toml:"max_nodes"`
+	// Timeout bounds one evaluation. Default 1s.
+	Timeout Duration `toml:"timeout"`
+}
+
+// Calc evaluates arithmetic, percentages and unit conversions. Its language
+// is expr-lang/expr restricted to numbers: no strings, arrays, maps,
+// members, builtins or closures, so no expression can loop, allocate much
+// or touch anything outside; every number is a float64. It is safe for
+// concurrent use.
+type Calc struct {
+	maxBytes int
+	maxNodes int
+	timeout  time.Duration
+	env      map[string]any
+	opts     []expr.Option
+	units    *unitTable
+}
+
+// CalcData is the Data of a calc Result.
+type CalcData struct {
+	Expr  string  `json:"expr"`           // the expression as received
+	Value any     `json:"value"`          // float64, or bool for a comparison
+	Unit  string  `json:"unit,omitempty"` // the unit of Value, for a conversion
+	From  string  `json:"from,omitempty"` // the quantity converted, e.g. "5 ft"
+	Shown string  `json:"shown"`          // Value formatted as in Text
+	Exact float64 `json:"-"`
+}
+
+// NewCalc returns a calculator with o's bounds (zero fields take defaults).
+func NewCalc(o CalcOptions) *Calc {
+	c := &Calc{
+		maxBytes: orInt(o.MaxExprBytes, 1024),
+		maxNodes: orInt(o.MaxNodes, 256),
+		timeout:  o.Timeout.or(time.Second),
+		units:    newUnitTable(),
+	}
+	c.env = map[string]any{
+		"pi": math.Pi, "e": math.E, "tau": 2 * math.Pi, "phi": math.Phi,
+	}
+	c.opts = []expr.Option{
+		expr.Env(c.env),
+		expr.DisableAllBuiltins(),
+		expr.MaxNodes(uint(c.maxNodes)),
+	}
+	for _, f := range calcFuncs {
+		c.opts = append(c.opts, expr.Function(f.name, f.call, f.types...))
+	}
+	return c
+}
+
+// Eval evaluates in.Expr.
+func (c *Calc) Eval(ctx context.Context, in intent.Calc) (Result, error) {
+	src := strings.TrimSpace(in.Expr)
+	if src == "" {
+		return Result{}, errorf(CodeMissingArg, nil, "/calc needs an expression, e.g. /calc 20%% of 350")
+	}
+	if len(src) > c.maxBytes {
+		return Result{}, errorf(CodeInputTooLarge, nil, "the expression is %d bytes; /calc takes at most %d", len(src), c.maxBytes)
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, ctxError(err, "calc")
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+
+	text := normalizeCalc(src)
+	stmts := splitStatements(text)
+	last := stmts[len(stmts)-1]
+	prefix := stmts[:len(stmts)-1]
+	currency := currencyOf(src)
+
+	if conv, ok := c.units.parseConversion(last); ok {
+		q, err := c.number(ctx, prefix, conv.qty)
+		if err != nil {
+			return Result{}, err
+		}
+		v, err := conv.from.convert(q, conv.to)
+		if err != nil {
+			return Result{}, err
+		}
+		shown := formatNumber(v, 7)
+		d := CalcData{Expr: src, Value: v, Unit: conv.to.symbol, From: formatNumber(q, 12) + " " + conv.from.symbol, Shown: shown + " " + conv.to.symbol}
+		return Result{Text: Clean(d.From + " = " + d.Shown), Data: d}, nil
+	}
+	if a, b, ok := whatPercent(last); ok {
+		p, err := c.number(ctx, prefix, "("+a+")/("+b+")*100")
+		if err != nil {
+			return Result{}, err
+		}
+		shown := formatNumber(p, 12) + "%"
+		return Result{Text: shown, Data: CalcData{Expr: src, Value: p, Unit: "%", Shown: shown}}, nil
+	}
+	v, err := c.run(ctx, prefix, last)
+	if err != nil {
+		return Result{}, err
+	}
+	var shown string
+	switch v := v.(type) {
+	case float64:
+		shown = currency + formatNumber(v, 12)
+	case bool:
+		shown = strconv.FormatBool(v)
+	}
+	return Result{Text: Clean(shown), Data: CalcData{Expr: src, Value: v, Shown: shown}}, nil
+}
+
+// number evaluates an expression that must give a number.
+func (c *Calc) number(ctx context.Context, prefix []string, last string) (float64, error) {
+	v, err := c.run(ctx, prefix, last)
+	if err != nil {
+		return 0, err
+	}
+	f, ok := v.(float64)
+	if !ok {
+		return 0, errorf(CodeMalformedSyntax, nil, "%q is a comparison, not a quantity", last)
+	}
+	return f, nil
+}
+
+// run compiles the statements into one expr program (assignments become
+// let bindings) and runs it.
+func (c *Calc) run(ctx context.Context, prefix []string, last string) (any, error) {
+	var prog strings.Builder
+	for _, s := range prefix {
+		name, rhs, ok := assignment(s)
+		if !ok {
+			// A bare expression before the last is evaluated for nothing;
+			// keep it so that errors in it still show.
+			name, rhs = "_", s
+		}
+		fmt.Fprintf(&prog, "let %s = %s; ", name, rewritePercent(rhs))
+	}
+	if name, rhs, ok := assignment(last); ok {
+		fmt.Fprintf(&prog, "let %s = %s; %s", name, rewritePercent(rhs), name)
+	} else {
+		prog.WriteString(rewritePercent(last))
+	}
+	code := prog.String()
+
+	g := &calcGuard{max: c.maxNodes}
+	program, err := expr.Compile(code, append(c.opts[:len(c.opts):len(c.opts)], expr.Patch(g))...)
+	if g.err != nil {
+		return nil, g.err
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), "maximum allowed nodes") {
+			return nil, errorf(CodeInputTooLarge, nil, "the expression has more than %d terms; split it up", c.maxNodes)
+		}
+		return nil, syntaxError(code, err)
+	}
+	type outcome struct {
+		v   any
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		m := vm.VM{MemoryBudget: 1 << 16}
+		v, err := m.Run(program, c.env)
+		done <- outcome{v, err}
+	}()
+	var out outcome
+	select {
+	case out = <-done:
+	case <-ctx.Done():
+		return nil, ctxError(ctx.Err(), "calc")
+	}
+	if out.err != nil {
+		var me *mathError
+		if errors.As(out.err, &me) {
+			return nil, errorf(CodeMathError, nil, "%s", me.msg)
+		}
+		return nil, syntaxError(code, out.err)
+	}
+	switch v := out.v.(type) {
+	case float64:
+		if math.IsInf(v, 0) {
+			return nil, errorf(CodeMathError, nil, "the result is infinite (division by zero or overflow) in %q", last)
+		}
+		if math.IsNaN(v) {
+			return nil, errorf(CodeMathError, nil, "the result is not a number (e.g. sqrt of a negative) in %q", last)
+		}
+		return v, nil
+	case bool:
+		return v, nil
+	case int:
+		return float64(v), nil
+	}
+	return nil, errorf(CodeMalformedSyntax, nil, "%q does not give a number", last)
+}
+
+func syntaxError(code string, err error) error {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		msg := fe.Message
+		if i := strings.Index(msg, " (1:"); i > 0 {
+			msg = msg[:i]
+		}
+		return errorf(CodeMalformedSyntax, nil, "cannot evaluate %q: %s at column %d", code, msg, fe.Column+1)
+	}
+	return errorf(CodeMalformedSyntax, err, "cannot evaluate %q", code)
+}
+
+func ctxError(err error, what string) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return errorf(CodeTimeout, err, "%s took too long", what)
+	}
+	return errorf(CodeCancelled, err, "%s was cancelled", what)
+}
+
+// calcGuard is an expr patch visitor that admits only the numeric subset
+// and turns every integer into a float (so nothing overflows or divides as
+// integers) and every % into fmod.
+type calcGuard struct {
+	max   int
+	nodes int
+	err   error
+}
+
+var allowedBinary = map[string]bool{
+	"+": true, "-": true, "*": true, "/": true, "^": true, "**": true, "%": true,
+	"==": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true,
+	"and": true, "or": true, "&&": true, "||": true,
+}
+
+func (g *calcGuard) Visit(node *ast.Node) {
+	if g.err != nil {
+		return
+	}
+	g.nodes++
+	if g.nodes > g.max {
+		g.err = errorf(CodeInputTooLarge, nil, "the expression has more than %d terms; split it up", g.max)
+		return
+	}
+	switch n := (*node).(type) {
+	case *ast.FloatNode, *ast.BoolNode, *ast.ConditionalNode, *ast.VariableDeclaratorNode, *ast.SequenceNode:
+	case *ast.IntegerNode:
+		ast.Patch(node, &ast.FloatNode{Value: float64(n.Value)})
+	case *ast.IdentifierNode:
+	case *ast.UnaryNode:
+		switch n.Operator {
+		case "-", "+", "!", "not":
+		default:
+			g.refuse(n, "the operator "+n.Operator)
+		}
+	case *ast.BinaryNode:
+		if !allowedBinary[n.Operator] {
+			g.refuse(n, "the operator "+n.Operator)
+			return
+		}
+		if n.Operator == "%" {
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: "fmod"}, Arguments: []ast.Node{n.Left, n.Right}})
+		}
+	case *ast.CallNode:
+		id, ok := n.Callee.(*ast.IdentifierNode)
+		if !ok || !isCalcFunc(id.Value) {
+			g.refuse(n, "this call")
+		}
+	case *ast.StringNode:
+		g.refuse(n, "text in quotes")
+	default:
+		g.refuse(n, fmt.Sprintf("%T", n))
+	}
+}
+
+func (g *calcGuard) refuse(n ast.Node, what string) {
+	name := strings.TrimPrefix(what, "*ast.")
+	name = strings.TrimSuffix(name, "Node")
+	g.err = errorf(CodeMalformedSyntax, nil, "/calc does not allow %s (column %d); use numbers, + - * / ^ %%, and functions like sqrt, round, min, max, log", strings.ToLower(name), n.Location().From+1)
+}
+
+// Text preprocessing: the dialect's calc is written by models in prose
+// ("what is 20% of 350?"), so a few phrasings are rewritten into expr
+// syntax before parsing.
+
+var calcReplacer = strings.NewReplacer(
+	"×", "*", "·", "*", "÷", "/", "−", "-", "–", "-", "π", "pi", "²", "^2", "³", "^3",
+	"√", "sqrt", "**", "^",
+)
+
+var (
+	leadingWords  = regexp.MustCompile(`(?i)^(?:what(?:'s| is)|calculate|compute|how much is|evaluate)\s+`)
+	thousands     = regexp.MustCompile(`(\d),(\d{3})\b`)
+	implicitMul   = regexp.MustCompile(`(\d|\))\s*(pi\b|tau\b|phi\b|\()`)
+	currencyChars = "$€£¥"
+)
+
+// normalizeCalc rewrites typography and strips question phrasing.
+func normalizeCalc(s string) string {
+	s = calcReplacer.Replace(s)
+	s = leadingWords.ReplaceAllString(s, "")
+	s = implicitMul.ReplaceAllString(s, "$1*$2")
+	s = strings.TrimSpace(strings.TrimRight(s, "?= \t"))
+	if !strings.Contains(s, "(") {
+		for thousands.MatchString(s) {
+			s = thousands.ReplaceAllString(s, "$1$2")
+		}
+	}
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(currencyChars, r) {
+			return -1
+		}
+		return r
+	}, s)
+	return s
+}
+
+// currencyOf returns the one currency sign the expression uses, if exactly
+// one kind appears, so that "$80 - 15%" shows as "$68".
+func currencyOf(s string) string {
+	var found rune
+	for _, r := range s {
+		if strings.ContainsRune(currencyChars, r) {
+			if found != 0 && found != r {
+				return ""
+			}
+			found = r
+		}
+	}
+	if found == 0 {
+		return ""
+	}
+	return string(found)
+}
+
+// splitStatements splits on ';' and drops empty statements.
+func splitStatements(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ";") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{""}
+	}
+	return out
+}
+
+var assignRe = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=([^=].*)$`)
+
+// assignment splits "name = expr".
+func assignment(s string) (name, rhs string, ok bool) {
+	m := assignRe.FindStringSubmatch(s)
+	if m == nil || m[1] == "let" {
+		return "", "", false
+	}
+	return m[1], strings.TrimSpace(m[2]), true
+}
+
+const numOrName = `(\d+(?:\.\d+)?|\.\d+|[A-Za-z_][A-Za-z0-9_]*)`
+
+var (
+	pctOff      = regexp.MustCompile(`(?i)^` + numOrName + `\s*%\s*off\s+(?:of\s+)?(.+)$`)
+	pctOf       = regexp.MustCompile(`(?i)` + numOrName + `\s*%\s*of\b\s*`)
+	pctTrailing = regexp.MustCompile(`^(.+?)\s*([+-])\s*` + numOrName + `\s*%$`)
+	pctBare     = regexp.MustCompile(`(\d+(?:\.\d+)?|\.\d+)%`)
+	whatPct     = regexp.MustCompile(`(?i)^(.+?)\s+(?:is\s+what\s+(?:percent|percentage|%)\s+of|as\s+an?\s+(?:percent|percentage)\s+of)\s+(.+)$`)
+	whatPct2    = regexp.MustCompile(`(?i)^what\s+(?:percent|percentage|%)\s+of\s+(.+?)\s+is\s+(.+)$`)
+)
+
+// rewritePercent turns percentages into arithmetic:
+//
+//	20% of 350  → 20/100*350
+//	15% off 80  → (80)*(1-15/100)
+//	x + 10%     → (x)*(1+10/100)
+//	7%          → (7/100)
+//
+// A '%' between two operands ("10 % 3") stays the remainder operator.
+func rewritePercent(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	if m := pctOff.FindStringSubmatch(s); m != nil {
+		return "(" + rewritePercent(m[2]) + ")*(1-" + m[1] + "/100)"
+	}
+	s = pctOf.ReplaceAllString(s, "($1/100)*")
+	if m := pctTrailing.FindStringSubmatch(s); m != nil && !strings.HasSuffix(strings.TrimSpace(m[1]), "%") {
+		return "(" + rewritePercent(m[1]) + ")*(1" + m[2] + m[3] + "/100)"
+	}
+	// A bare "N%" is a percentage unless an operand follows (then it is
+	// the remainder operator).
+	var b strings.Builder
+	last := 0
+	for _, loc := range pctBare.FindAllStringSubmatchIndex(s, -1) {
+		rest := strings.TrimLeft(s[loc[1]:], " \t")
+		if rest != "" && (isOperandStart(rest[0])) {
+			continue
+		}
+		b.WriteString(s[last:loc[0]])
+		b.WriteString("(" + s[loc[2]:loc[3]] + "/100)")
+		last = loc[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isOperandStart(c byte) bool {
+	return c >= '0' && c <= '9' || c == '.' || c == '(' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// whatPercent recognises "50 is what percent of 200" and
+// "what percent of 200 is 50".
+func whatPercent(s string) (part, whole string, ok bool) {
+	if m := whatPct.FindStringSubmatch(s); m != nil {
+		return m[1], m[2], true
+	}
+	if m := whatPct2.FindStringSubmatch(s); m != nil {
+		return m[2], m[1], true
+	}
+	return "", "", false
+}
+
+// formatNumber writes v with at most sig significant digits and no float
+// noise: 1.524, not 1.5239999999999998; 1e+21 for very large values.
+func formatNumber(v float64, sig int) string {
+	if v == 0 {
+		return "0"
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', sig, 64), 64)
+	a := math.Abs(r)
+	if a >= 1e15 || a < 1e-6 {
+		return strconv.FormatFloat(r, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// mathError is raised (as a panic value) by calculator functions whose
+// argument is out of their domain; expr's VM recovers it into an error.
+type mathError struct{ msg string }
+
+func (e *mathError) Error() string { return e.msg }
