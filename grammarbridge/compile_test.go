@@ -94,8 +94,8 @@ func TestCompileImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	for in, want := range map[string]string{
-		"volume 7":     `{"v":7}`,
-		"mute":         `{"m":true}`,
+		"volume 7":      `{"v":7}`,
+		"mute":          `{"m":true}`,
 		"both volume 3": `{"b":1}`,
 	} {
 		if got := matchJSON(t, g, in); got != "["+want+"]" {

@@ -1,0 +1,63 @@
+package grammarbridge
+
+import (
+	"testing"
+)
+
+// TestConformance checks every reference case of the shared data: the
+// distinct match set must equal TypeAgent's, and the best match must be
+// TypeAgent's top match (or one of its ties) with the same ranking counts.
+// It skips when the data is absent; with -short it checks every fifth case.
+func TestConformance(t *testing.T) {
+	dir := dataDir(t)
+	total, checked := 0, 0
+	for _, name := range caseGrammars(t, dir) {
+		g := compileData(t, dir, name, Options{})
+		for i, c := range readRefCases(t, dir, name) {
+			total++
+			if testing.Short() && i%5 != 0 {
+				continue
+			}
+			checked++
+			ms, err := g.Match(c.Input)
+			if err != nil {
+				t.Errorf("%s %q: %v", name, c.Input, err)
+				continue
+			}
+			got := map[string]bool{}
+			for _, m := range ms {
+				got[Canonical(m.Value)] = true
+			}
+			want := map[string]bool{}
+			for _, v := range c.Matches {
+				want[Canonical(v)] = true
+			}
+			same := len(got) == len(want)
+			for k := range want {
+				same = same && got[k]
+			}
+			if !same {
+				t.Errorf("%s %q:\n got %v\nwant %v", name, c.Input, got, want)
+				continue
+			}
+			if c.Top == nil {
+				continue
+			}
+			top := Canonical(ms[0].Value)
+			ok := top == Canonical(c.Top)
+			for _, tie := range c.TopTies {
+				ok = ok || top == Canonical(tie)
+			}
+			if st := c.TopStats; st != nil && (st.MatchedValueCount != ms[0].MatchedValues || st.WildcardCharCount != ms[0].WildcardChars) {
+				ok = false
+			}
+			if !ok {
+				t.Errorf("%s %q: best %s (%d, %d), TypeAgent %s %+v", name, c.Input, top, ms[0].MatchedValues, ms[0].WildcardChars, Canonical(c.Top), *c.TopStats)
+			}
+		}
+	}
+	if total < 2731 {
+		t.Errorf("read %d cases, want at least 2731", total)
+	}
+	t.Logf("checked %d of %d cases", checked, total)
+}
