@@ -20,6 +20,9 @@ func (r *Registry) ParseAction(ctx context.Context, token, verb string, in Input
 		return r.Settle(ctx, cs, in)
 	}
 	out, err := r.Parse(ctx, verb, in)
+	if _, isRecall := out.(intent.Recall); isRecall && verb == "fetch" {
+		verb = "recall" // /get NAME reads memory
+	}
 	return verb, out, err
 }
 

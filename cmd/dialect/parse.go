@@ -84,11 +84,11 @@ func runParse(ctx context.Context, sio *stdio, args []string) error {
 		return err
 	}
 	if *asJSON {
-		b, err := json.Marshal(out)
-		if err != nil {
+		enc := json.NewEncoder(sio.out)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
 			return err
 		}
-		fmt.Fprintf(sio.out, "%s\n", b)
 	} else if out.Code == "" {
 		fmt.Fprintf(sio.out, "/%s → %s\n", *out.Verb, out.Intent)
 	} else {

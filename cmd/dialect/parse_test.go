@@ -78,6 +78,8 @@ func TestParseCmdJSON(t *testing.T) {
 		{`/papers papers about parsing`, `{"verb":"papers","intent":{"kind":"custom","verb":"papers","maps_to":"search","args":{"domains":["archival"],"terms":"parsing"},"inner":{"kind":"search","terms":"parsing","domains":["archival"]}},"code":"","message":"","token":"papers","read_only":true}`, 0},
 		{`/search budget -> /send @user @last.output`, `{"verb":"search","intent":{"kind":"search","terms":"budget"},"code":"","message":"","token":"search","chain":"/send @user @last.output","read_only":true}`, 0},
 		{`calc 20% of 350`, `{"verb":"calc","intent":{"kind":"calc","expr":"20% of 350"},"code":"","message":"","token":"calc","read_only":true}`, 0},
+		{`/get project_notes`, `{"verb":"recall","intent":{"kind":"recall","op":"read","block":"project_notes"},"code":"","message":"","token":"get","read_only":true}`, 0},
+		{`/search budget > two weeks`, `{"verb":"search","intent":null,"code":"MALFORMED_SYNTAX","message":"/search: \"two\" at column 10 is not a number of time units (> 2 weeks)","token":"search","pos":10}`, 1},
 		{`/usr/bin/env`, `{"verb":null,"intent":null,"code":"MALFORMED_SYNTAX"`, 1},
 	} {
 		code, out, errs := parseRun(t, tt.text, "--json", "--config", cfg, "--block", "project_notes")
