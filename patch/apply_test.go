@@ -183,3 +183,25 @@ func TestApplyDriftBetweenHunks(t *testing.T) {
 		t.Errorf("offsets %v", offs)
 	}
 }
+
+// TestApplyBounded: a hostile patch against a hostile text is refused in
+// bounded time, not searched forever.
+func TestApplyBounded(t *testing.T) {
+	text := strings.Repeat("a\n", 20000)
+	var d strings.Builder
+	for range 50 {
+		d.WriteString("@@\n")
+		for range 100 {
+			d.WriteString(" a\n")
+		}
+		d.WriteString("+b\n")
+		for range 100 {
+			d.WriteString(" a\n")
+		}
+	}
+	_, _, err := Apply(text, d.String())
+	var ae *ApplyError
+	if !errors.As(err, &ae) {
+		t.Fatalf("err = %v", err)
+	}
+}

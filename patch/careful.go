@@ -66,8 +66,23 @@ func containsLevel(ls []level, lv level) bool {
 	return false
 }
 
+// Limits that keep a hostile patch from making the search run away. A
+// real patch against a real text stays far below both.
+const (
+	// workPerLine and minWork bound the line comparisons one application
+	// may make: enough to scan the whole text workPerLine times per hunk,
+	// and never less than minWork.
+	workPerLine = 8
+	minWork     = 1 << 22
+	// maxPlaces is the most places a hunk may fit before it is refused
+	// as ambiguous without trying the order of the hunks.
+	maxPlaces = 1000
+)
+
 // careful holds the state of one careful application.
 type careful struct {
+	work   int // line comparisons so far
+	budget int // the most line comparisons allowed
 	p      *Patch
 	t      *text
 	opt    Options
@@ -85,6 +100,7 @@ type careful struct {
 // fits several, the patch is refused.
 func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
 	c := &careful{p: p, t: t, opt: opt, places: make([]place, len(p.Hunks)), placed: make([]bool, len(p.Hunks))}
+	c.budget = max(minWork, workPerLine*len(t.raw)*len(p.Hunks))
 	c.oldKeys = make([][]string, len(p.Hunks))
 	c.oldWS = make([][]string, len(p.Hunks))
 	for i := range p.Hunks {
@@ -142,6 +158,11 @@ type fits struct {
 // place is placed there. It reports whether it placed any.
 func (c *careful) byOrder(options []*fits) bool {
 	n := len(c.p.Hunks)
+	for _, f := range options {
+		if f != nil && len(f.at) > maxPlaces {
+			return false
+		}
+	}
 	span := func(i int) (starts []int, m int, ok bool) {
 		if c.placed[i] {
 			return []int{c.places[i].at}, c.places[i].end() - c.places[i].at, true
@@ -309,6 +330,7 @@ func (c *careful) locate(i int) (*fits, error) {
 				return false
 			}
 			for k, s := range old {
+				c.work++
 				if key(q+k) != s {
 					return false
 				}
@@ -328,6 +350,10 @@ func (c *careful) locate(i int) (*fits, error) {
 		// wrong, and a wrong number can point at a copy of the right lines.
 		var at []int
 		for q := lo; q+m <= hi; q++ {
+			if c.work > c.budget {
+				return nil, c.p.applyError(i, ErrNoMatch, nil, "the search for its place took too long; give fewer, more distinctive lines")
+			}
+			c.work++
 			if key(q) == old[0] && match(q) {
 				at = append(at, q)
 			}

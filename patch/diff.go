@@ -17,7 +17,8 @@ const DefaultContext = 3
 func Diff(old, new string, context int) *Patch {
 	context = max(context, 0)
 	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0 // the same texts always give the same diff
+	// go-diff's default time limit stays: a diff of two huge, very
+	// different texts may then be longer than needed, but is still right.
 	a, b, lineArray := dmp.DiffLinesToRunes(old, new)
 	var ops []Line
 	for _, d := range dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), lineArray) {
