@@ -1,0 +1,50 @@
+package verbs_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pattern-dialect/dialect/intent"
+	"github.com/pattern-dialect/dialect/verbs"
+)
+
+func ExampleRegistry_Parse() {
+	r, err := verbs.NewRegistryWith(nil, verbs.Options{})
+	if err != nil {
+		panic(err)
+	}
+	in, err := r.Parse(context.Background(), "search", verbs.Input{Args: "what is due? in conversations > 2 weeks #work"})
+	if err != nil {
+		panic(err)
+	}
+	b, _ := intent.Marshal(in)
+	fmt.Println(string(b))
+
+	_, err = r.Parse(context.Background(), "search", verbs.Input{Args: "in archivs"})
+	var pe *verbs.ParseError
+	if errors.As(err, &pe) {
+		fmt.Println(pe.Code, pe.Message)
+	}
+	// Output:
+	// {"kind":"search","terms":"what is due?","domains":["conversations"],"time":{"older_than":1209600000000000},"filters":{"tags":["work"]}}
+	// UNKNOWN_MODIFIER /search in archivs — did you mean 'in archival'?
+}
+
+func ExampleRegistry_ParseAction() {
+	r, err := verbs.NewRegistryWith([]verbs.Extension{{
+		Name: "notify", Aliases: []string{"heads up"}, MapsTo: "send",
+		DefaultTarget: &verbs.Target{Type: "agent", ID: "anchor"},
+	}}, verbs.Options{})
+	if err != nil {
+		panic(err)
+	}
+	verb, in, err := r.ParseAction(context.Background(), "heads up", "notify", verbs.Input{Args: "partner seems stressed"})
+	if err != nil {
+		panic(err)
+	}
+	inner := in.(intent.Custom).Inner.(intent.Send)
+	fmt.Println(verb, inner.Domain, inner.Target, inner.Content)
+	// Output:
+	// notify agent anchor partner seems stressed
+}
