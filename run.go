@@ -133,11 +133,13 @@ func (rt *Runtime) Run(ctx context.Context, msg Message) ([]Result, error) {
 		return nil, errors.New("dialect: Run needs a Runtime from Open")
 	}
 	acts := rt.Detect([]byte(msg.Text))
-	return rt.runActions(ctx, msg, acts)
+	return rt.runActions(ctx, msg, acts, nil)
 }
 
-// runActions decides and executes detected actions of msg.
-func (rt *Runtime) runActions(ctx context.Context, msg Message, acts []detect.Action) ([]Result, error) {
+// runActions decides and executes detected actions of msg. early, when
+// not nil, returns the run of an action that already started while the
+// message streamed.
+func (rt *Runtime) runActions(ctx context.Context, msg Message, acts []detect.Action, early func(*detect.Action) *earlyRun) ([]Result, error) {
 	results := make([]Result, 0, len(acts))
 	var fails []failures.Failure
 	succeeded := 0
@@ -148,9 +150,17 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, acts []detect.Ac
 		switch {
 		case halted:
 			r.Status, r.Reason = StatusSkipped, "after /halt"
+		case a.Executable && a.Early && early != nil && early(a) != nil:
+			e := early(a)
+			r.Verb, r.Intent, r.Status, r.Output, r.Code, r.Pending = e.res.Verb, e.res.Intent, e.res.Status, e.res.Output, e.res.Code, e.res.Pending
+			if e.fail != nil {
+				fails = append(fails, *e.fail)
+			}
+			if r.Status == StatusOK {
+				succeeded++
+			}
 		case a.Executable || rt.claimedAlias(a):
-			var f *failures.Failure
-			f = rt.runOne(ctx, msg, a, &r)
+			f := rt.runOne(ctx, msg, a, &r)
 			if f != nil {
 				fails = append(fails, *f)
 			}
