@@ -3,8 +3,8 @@ package dialect
 import (
 	"context"
 	"encoding/json"
-	"time"
 	"testing"
+	"time"
 )
 
 func TestStreamMatchesRun(t *testing.T) {
