@@ -261,3 +261,34 @@ func TestWriteAfterClose(t *testing.T) {
 		t.Errorf("after Reset: %v", briefs(as))
 	}
 }
+
+// TestPathologicalLines: inputs that make naive scanners quadratic (many
+// unmatched backtick runs of different lengths, many sigils among code
+// spans, many fence-like runs in arguments) are handled; a quadratic
+// implementation would not finish within the test timeout.
+func TestPathologicalLines(t *testing.T) {
+	var b strings.Builder
+	for i := 1; b.Len() < 1<<20; i++ { // runs of distinct lengths: none closes
+		b.WriteString(strings.Repeat("`", i))
+		b.WriteString(" /recall x ")
+	}
+	b.WriteString("\n")
+	ticks := b.String()
+	b.Reset()
+	b.WriteString("/recall ")
+	for b.Len() < 3<<20 {
+		b.WriteString("``` x ~~ ")
+	}
+	b.WriteString("`\n")
+	fences := b.String()
+	s := NewScanner(testVocab(), DefaultOptions())
+	for _, msg := range []string{ticks, fences} {
+		as := scanString(msg)
+		if len(as) != 1 || as[0].Span.Start != strings.Index(msg, "/") {
+			t.Fatalf("got %d actions, want the first sigil", len(as))
+		}
+		if got := scanSize(s, []byte(msg), 7); !same(got, clone(as)) {
+			t.Error("7-byte chunks disagree")
+		}
+	}
+}

@@ -101,59 +101,58 @@ func fenceClose(line []byte, ch byte, n int) bool {
 
 // codeSpans appends to dst the [start, end) ranges of line's inline code
 // spans: a backtick run closed by the next run of the same length. An
-// unmatched run is literal text. Spans do not continue across lines.
-func codeSpans(line []byte, dst [][2]int) [][2]int {
-	i := bytes.IndexByte(line, '`')
-	for i >= 0 && i < len(line) {
+// unmatched run is literal text. Spans do not continue across lines. It
+// runs in time linear in the line, using sc for scratch space.
+func codeSpans(line []byte, dst [][2]int, sc *spanScratch) [][2]int {
+	// The backtick runs of the line, and for each the next run of the
+	// same length.
+	sc.runs = sc.runs[:0]
+	for i := bytes.IndexByte(line, '`'); i >= 0; {
 		j := i
 		for j < len(line) && line[j] == '`' {
 			j++
 		}
-		n := j - i
-		// look for a closing run of exactly n backticks
-		k := j
-		closed := false
-		for k < len(line) {
-			m := bytes.IndexByte(line[k:], '`')
-			if m < 0 {
-				break
-			}
-			k += m
-			e := k
-			for e < len(line) && line[e] == '`' {
-				e++
-			}
-			if e-k == n {
-				dst = append(dst, [2]int{i, e})
-				i = e
-				closed = true
-				break
-			}
-			k = e
-		}
-		if !closed {
-			i = j // literal run; later runs may still open spans
-		}
-		if i >= len(line) {
+		sc.runs = append(sc.runs, [2]int{i, j})
+		k := bytes.IndexByte(line[j:], '`')
+		if k < 0 {
 			break
 		}
-		m := bytes.IndexByte(line[i:], '`')
-		if m < 0 {
-			break
+		i = j + k
+	}
+	if len(sc.runs) < 2 {
+		return dst
+	}
+	sc.next = sc.next[:0]
+	for range sc.runs {
+		sc.next = append(sc.next, -1)
+	}
+	if sc.last == nil {
+		sc.last = map[int]int{}
+	}
+	clear(sc.last)
+	for r := len(sc.runs) - 1; r >= 0; r-- {
+		n := sc.runs[r][1] - sc.runs[r][0]
+		if m, ok := sc.last[n]; ok {
+			sc.next[r] = m
 		}
-		i += m
+		sc.last[n] = r
+	}
+	for r := 0; r < len(sc.runs); {
+		if m := sc.next[r]; m >= 0 {
+			dst = append(dst, [2]int{sc.runs[r][0], sc.runs[m][1]})
+			r = m + 1
+		} else {
+			r++ // a literal run
+		}
 	}
 	return dst
 }
 
-// inSpans reports whether offset i falls inside one of spans.
-func inSpans(spans [][2]int, i int) bool {
-	for _, s := range spans {
-		if i >= s[0] && i < s[1] {
-			return true
-		}
-	}
-	return false
+// spanScratch is reusable memory for codeSpans.
+type spanScratch struct {
+	runs [][2]int    // backtick runs: [start, end)
+	next []int       // index of the next run of the same length, or -1
+	last map[int]int // run length → latest run index seen (scanning backwards)
 }
 
 // wordEnd returns the end of the verb word starting at b[i]: a letter, then

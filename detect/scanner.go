@@ -65,9 +65,10 @@ type Scanner struct {
 	fenceN int  // fence length of the open fenced block
 	cur    int  // index of the action whose content is open, or -1
 
-	content []byte // content of the current action, at most MaxActionSize+1 bytes
-	spans   [][2]int
-	kind    lineKind // kind of the last completed line
+	content []byte      // content of the current action, at most MaxActionSize+1 bytes
+	spans   [][2]int    // inline code spans of the current line
+	scratch spanScratch // for codeSpans
+	kind    lineKind    // kind of the last completed line
 
 	actions    []Action
 	proseAfter int  // actions[:proseAfter] have prose after them
@@ -446,7 +447,7 @@ func (s *Scanner) processLine(line []byte, start int) {
 	}
 	s.spans = s.spans[:0]
 	if bytes.IndexByte(line, '`') >= 0 {
-		s.spans = codeSpans(line, s.spans)
+		s.spans = codeSpans(line, s.spans, &s.scratch)
 	}
 	if i, cs := s.findSigil(line); i >= 0 {
 		inline := i != cs
@@ -469,6 +470,7 @@ func (s *Scanner) processLine(line []byte, start int) {
 // and the line's content start.
 func (s *Scanner) findSigil(line []byte) (int, int) {
 	cs := -1
+	si := 0 // spans before si end before the current sigil
 	for from := 0; from < len(line); {
 		k := bytes.IndexByte(line[from:], '/')
 		if k < 0 {
@@ -486,8 +488,11 @@ func (s *Scanner) findSigil(line []byte) (int, int) {
 		if e == i+1 || pathAfter(line, e) {
 			continue
 		}
-		if len(s.spans) > 0 && inSpans(s.spans, i) {
-			continue
+		for si < len(s.spans) && s.spans[si][1] <= i {
+			si++
+		}
+		if si < len(s.spans) && s.spans[si][0] <= i {
+			continue // inside inline code
 		}
 		return i, cs
 	}
@@ -833,28 +838,32 @@ func splitChain(rest []byte) (args, chain []byte) {
 }
 
 // fenceInArgs returns where a fence opens in an action line's arguments
-// (a run of three or more backticks or tildes after whitespace), or -1.
+// (a run of three or more backticks or tildes after whitespace), or -1. A
+// backtick fence's info string holds no backtick, so only the last
+// backtick run can open one.
 func fenceInArgs(args []byte) int {
-	for _, sep := range []string{"```", "~~~"} {
-		from := 0
-		for {
-			k := bytes.Index(args[from:], []byte(sep))
-			if k < 0 {
-				break
-			}
-			k += from
-			if (k == 0 || isBlank(args[k-1])) && (k < 3 || args[k-1] != args[k]) {
-				if _, _, ok := fenceAt(args, k); ok {
-					return k
-				}
-			}
-			from = k + 3
-			for from < len(args) && args[from] == sep[0] {
-				from++
+	if k := bytes.LastIndexByte(args, '`'); k >= 0 {
+		for k > 0 && args[k-1] == '`' {
+			k--
+		}
+		if k == 0 || isBlank(args[k-1]) {
+			if _, _, ok := fenceAt(args, k); ok {
+				return k
 			}
 		}
 	}
-	return -1
+	for from := 0; ; {
+		k := bytes.Index(args[from:], []byte("~~~"))
+		if k < 0 {
+			return -1
+		}
+		k += from
+		if k == 0 || isBlank(args[k-1]) {
+			return k
+		}
+		for from = k; from < len(args) && args[from] == '~'; from++ {
+		}
+	}
 }
 
 // splitMarker removes a permission marker — the last whitespace-separated
