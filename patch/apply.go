@@ -35,8 +35,9 @@ type Report struct {
 type HunkReport struct {
 	Hunk int // 1-based index of the hunk in the diff
 	// Line is the 1-based line of the original where the hunk's first old
-	// line was found (for a hunk with no old lines: the line after which
-	// its lines went).
+	// line is (counting context that fuzz dropped, as far as the text
+	// goes back); for a hunk with no old lines, the line after which its
+	// lines went.
 	Line   int
 	Offset int // Line minus the line the header states (0 when it has none)
 	// Fuzz is the number of outer context lines that had to be dropped at
@@ -326,7 +327,9 @@ func (p *Patch) report(t *text, places []place) *Report {
 	r := &Report{Strict: true, Hunks: make([]HunkReport, len(places))}
 	for i, pl := range places {
 		h := &p.Hunks[i]
-		line := pl.at - pl.dropped + 1 // the hunk's first old line sits before any dropped context
+		// The hunk's first old line sits before any context fuzz dropped,
+		// if the text has lines there.
+		line := max(pl.at-pl.dropped, 0) + 1
 		if h.OldLines == 0 {
 			line = pl.at
 		}
