@@ -73,10 +73,11 @@ const maxDepth = 2000
 
 // Grammar is a compiled grammar, safe for concurrent use.
 type Grammar struct {
-	start *crule
-	pool  sync.Pool // of *matcher, reused across inputs
-	alts  []*calt   // every alternative, by id
-	opts  Options
+	start  *crule
+	pool   sync.Pool // of *matcher, reused across inputs
+	alts   []*calt   // every alternative, by id
+	nrules int       // rules and groups, for the memo tables
+	opts   Options
 	// Types records the TypeScript type imports and the <Start> rule's
 	// value type, as written; they do not affect matching.
 	Types []string
@@ -130,8 +131,8 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 			return nil, &Error{File: name, Pos: d.Pos, Kind: ErrNoValue, Msg: "the <Start> rule does not produce a value: give every alternative a '-> value' or a single capture"}
 		}
 	}
-	computeFirst(start, map[*crule]int{})
-	g := &Grammar{start: start, opts: opts, alts: c.alts}
+	computeFirst(start)
+	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
 			g.Types = append(g.Types, im.Names...)
@@ -158,6 +159,7 @@ type compiler struct {
 	files  map[string]*fileScope // by resolved name; nil value while loading (cycle)
 	errs   ErrorList
 	alts   []*calt // every compiled alternative, indexed by id
+	nrules int     // rules and groups made so far
 }
 
 // fileScope is one loaded file and the names visible in it.
@@ -337,7 +339,7 @@ func (c *compiler) rule(fsc *fileScope, rd *ruleDefs) *crule {
 	if rd.compiled != nil {
 		return rd.compiled
 	}
-	r := &crule{name: rd.name}
+	r := c.newRule(rd.name)
 	rd.compiled = r // before compiling the body, for recursion
 	for _, d := range rd.defs {
 		sp := SpacingAuto
@@ -370,7 +372,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 			}
 			ca.parts = append(ca.parts, p)
 		case *Group:
-			g := &crule{name: "(group)"}
+			g := c.newRule("(group)")
 			for _, ga := range e.Alts {
 				g.alts = append(g.alts, c.alt(fsc, ga, sp))
 			}
@@ -442,7 +444,7 @@ func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
 			p.kind = partPhrase
 			return true
 		}
-		r := &crule{name: name}
+		r := c.newRule(name)
 		for _, ph := range phrases {
 			r.alts = append(r.alts, c.newAlt(&calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph, vars: map[string]int{}}))
 		}
@@ -569,52 +571,87 @@ func literalPart(tokens []string, sp Spacing) cpart {
 	return p
 }
 
-// computeFirst fills the first-byte sets of r and every rule it reaches.
-// state: 1 while visiting (a cycle makes the rule firstAny), 2 when done.
-func computeFirst(r *crule, state map[*crule]int) {
-	switch state[r] {
-	case 1:
-		r.firstAny = true
-		return
-	case 2:
-		return
-	}
-	state[r] = 1
-	for _, a := range r.alts {
-		for i := range a.parts {
-			if p := &a.parts[i]; p.kind == partRules {
-				computeFirst(p.rule, state)
-			}
+// computeFirst fills the first-byte sets of every rule and alternative
+// reachable from start, by fixed-point iteration: an alternative can start
+// with what its first part can, and with what the next part can while the
+// parts before can match nothing. A rule or alternative that can match the
+// empty string, or start with a capture or a non-ASCII letter, is firstAny.
+func computeFirst(start *crule) {
+	var rules []*crule
+	seen := map[*crule]bool{}
+	var walk func(r *crule)
+	walk = func(r *crule) {
+		if seen[r] {
+			return
 		}
-	}
-	for _, a := range r.alts {
-		if len(a.parts) == 0 {
-			r.firstAny = true
-			continue
-		}
-		p := &a.parts[0]
-		switch {
-		case p.kind == partString:
-			c := p.toks[0].runes[0]
-			if c >= utf8.RuneSelf || isSep(c) {
-				r.firstAny = true
-				continue
-			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			r.first[c] = true
-		case p.kind == partRules && !p.optional && !p.rule.firstAny:
-			for i, ok := range p.rule.first {
-				if ok {
-					r.first[i] = true
+		seen[r] = true
+		rules = append(rules, r)
+		for _, a := range r.alts {
+			for i := range a.parts {
+				if p := &a.parts[i]; p.kind == partRules {
+					walk(p.rule)
 				}
 			}
-		default:
-			r.firstAny = true
 		}
 	}
-	state[r] = 2
+	walk(start)
+	nullable := map[*crule]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, r := range rules {
+			var first byteSet
+			any, null := false, false
+			for _, a := range r.alts {
+				a.first, a.firstAny = byteSet{}, false
+				altNull := true
+				for i := range a.parts {
+					p := &a.parts[i]
+					pnull := p.optional
+					switch p.kind {
+					case partString:
+						c := p.toks[0].runes[0]
+						if c >= utf8.RuneSelf || isSep(c) {
+							a.firstAny = true
+						} else {
+							if 'A' <= c && c <= 'Z' {
+								c += 'a' - 'A'
+							}
+							a.first.add(byte(c))
+						}
+					case partNumber:
+						for c := byte('0'); c <= '9'; c++ {
+							a.first.add(c)
+						}
+						a.first.add('+')
+					case partWildcard:
+						a.firstAny = true
+					case partRules:
+						if p.rule.firstAny {
+							a.firstAny = true
+						}
+						a.first.union(&p.rule.first)
+						pnull = pnull || nullable[p.rule]
+					case partPhrase:
+						pnull = true
+					}
+					if !pnull {
+						altNull = false
+						break
+					}
+				}
+				if altNull {
+					a.firstAny = true
+					null = true
+				}
+				any = any || a.firstAny
+				first.union(&a.first)
+			}
+			if first != r.first || any != r.firstAny || null != nullable[r] {
+				r.first, r.firstAny, nullable[r] = first, any, null
+				changed = true
+			}
+		}
+	}
 }
 
 // newAlt gives a an id and records it.
@@ -622,4 +659,10 @@ func (c *compiler) newAlt(a *calt) *calt {
 	a.id = int32(len(c.alts))
 	c.alts = append(c.alts, a)
 	return a
+}
+
+// newRule makes a rule with the next id.
+func (c *compiler) newRule(name string) *crule {
+	c.nrules++
+	return &crule{id: int32(c.nrules - 1), name: name}
 }

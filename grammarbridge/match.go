@@ -116,13 +116,15 @@ type cont struct {
 	serial   int32 // unique within a match, for the failure memo
 	collect  int   // 1 + index in m.entries, or 0
 	segStart int   // trail index of the rule's evBegin
+	outer    int   // trail index of the stand-in for the caller's open wildcard, or -1
 }
 
-// memoKey identifies a rule entered at an input position with no wildcard
-// pending.
+// memoKey identifies a rule entered at an input position, with or
+// without a wildcard open.
 type memoKey struct {
 	rule *crule
 	pos  int
+	open bool
 }
 
 // memoEntry holds the distinct outcomes of a rule at a position.
@@ -131,6 +133,9 @@ type memoEntry struct {
 	outs []outcome
 }
 
+// maxMemoTab bounds the dense memo table (entries of 8 bytes).
+const maxMemoTab = 1 << 20
+
 // noOutcomes is returned for a rule entered again at the same position
 // while its outcomes are being computed.
 const noOutcomes = -1
@@ -138,7 +143,14 @@ const noOutcomes = -1
 // outcome is one way a rule can match: where it ends and its value, or,
 // when it ends with a wildcard still open, its whole trail segment.
 type outcome struct {
-	end     int
+	end int
+
+	// With a wildcard open on entry, either the rule consumed nothing and
+	// it is still open (passOuter), or the rule closed it with text oa:ob.
+	passOuter   bool
+	closedOuter bool
+	oa, ob      int32
+
 	pending bool
 	wstart  int // the open wildcard's start
 	wev     int // its evWild's index in the segment
@@ -159,7 +171,9 @@ type matcher struct {
 
 	results  []result
 	index    map[uint64]int  // value hash -> last results index with it
-	memo     map[memoKey]int // -> index in entries
+	memo     map[memoKey]int // -> index in entries, when memoTab is too big
+	memoTab  []uint64        // (rule, pos, open) -> gen<<32 | entries index
+	gen      uint32          // generation of memoTab entries for this input
 	failed   map[failKey]struct{}
 	succ     int // successes so far: results recorded and outcomes collected
 	busyHits int // rules found busy (left recursion): failures then are not final
@@ -200,7 +214,22 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	m.work, m.err, m.nent, m.ctop = 0, nil, 0, 0
 	m.results = m.results[:0]
 	m.segs = m.segs[:0]
-	// Clearing a map costs its capacity: drop big ones instead.
+	// The dense memo table is reused with a new generation; an input too
+	// long for it uses the map. Clearing a map costs its capacity: big
+	// ones are dropped instead.
+	m.gen++
+	if m.gen == 0 {
+		clear(m.memoTab)
+		m.gen = 1
+	}
+	if size := g.nrules * (len(input) + 1) * 2; size <= maxMemoTab {
+		if cap(m.memoTab) < size {
+			m.memoTab = make([]uint64, size, size+size/2)
+		}
+		m.memoTab = m.memoTab[:size]
+	} else {
+		m.memoTab = nil
+	}
 	if len(m.memo) > 256 {
 		m.memo = nil
 	} else {
@@ -353,7 +382,7 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 			return
 		}
 		k := m.newCont()
-		*k = cont{parent: c, alt: a, part: i, pos: pos, depth: depth, serial: m.nextSerial()}
+		*k = cont{parent: c, alt: a, part: i, pos: pos, depth: depth, serial: m.nextSerial(), outer: -1}
 		m.enter(k, p, pos, w)
 		m.ctop--
 		if p.optional {
@@ -363,6 +392,10 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 		m.stepMemo(c, a, i+1, pos, w)
 	}
 }
+
+// failMemoAfter is the work after which failed states are remembered:
+// cheap matches do not pay for the map.
+const failMemoAfter = 512
 
 // failKey is a matcher state: continuation, alternative, part, input
 // position and the start of the open wildcard.
@@ -376,7 +409,7 @@ type failKey struct {
 // this changes no result; it is what keeps grammars with many optional
 // parts and wildcards from taking exponential time.
 func (m *matcher) stepMemo(c *cont, a *calt, i int, pos int, w wild) {
-	if i == len(a.parts) && c == nil {
+	if i == len(a.parts) && c == nil || m.work < failMemoAfter {
 		m.step(c, a, i, pos, w)
 		return
 	}
@@ -407,43 +440,24 @@ func (m *matcher) nextSerial() int32 {
 // enter tries every alternative of p's rule at pos, continuing with k.
 func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
 	r := p.rule
-	if w.start < 0 && !r.firstAny {
-		q := pos
-		for q < len(m.in) {
-			ch := m.in[q]
-			if ch >= utf8.RuneSelf {
-				q = -1
-				break
-			}
-			if !asciiSep[ch] {
-				break
-			}
-			q++
+	ch, known := m.firstByte(pos, w)
+	if known && !r.firstAny && (ch < 0 || !r.first.has(byte(ch))) {
+		if m.track {
+			m.expectRule(pos, r)
 		}
-		if q >= 0 {
-			if q == len(m.in) {
-				if m.track {
-					m.expectRule(pos, r)
-				}
-				return
-			}
-			ch := m.in[q]
-			if 'A' <= ch && ch <= 'Z' {
-				ch += 'a' - 'A'
-			}
-			if !r.first[ch] {
-				if m.track {
-					m.expectRule(pos, r)
-				}
-				return
-			}
-		}
+		return
 	}
 	n := len(m.trail)
-	if w.start >= 0 {
-		// An open wildcard ends inside this rule: its outcomes depend on
-		// what came before, so they are not memoized.
+	if m.firstVisit(r, pos, w.start >= 0) {
+		// Most rules are entered once at a position: explore them in place.
+		// Only a second visit collects and memoizes their outcomes.
 		for _, sub := range r.alts {
+			if ch, known := m.firstByte(pos, w); known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+				if m.track && len(sub.parts) > 0 {
+					m.expectPart(pos, &sub.parts[0])
+				}
+				continue
+			}
 			m.trail = append(m.trail, event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 			m.step(k, sub, 0, pos, w)
 			m.trail = m.trail[:n]
@@ -453,7 +467,7 @@ func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
 		}
 		return
 	}
-	idx := m.outcomes(k, p, pos)
+	idx := m.outcomes(k, p, pos, w)
 	if idx == noOutcomes {
 		return
 	}
@@ -461,11 +475,18 @@ func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
 		o := m.entries[idx].outs[i] // entries may grow below: copy
 		m.trail = append(m.trail, m.segs[o.seg:o.seg+o.nseg]...)
 		m.trail[n].slot = int32(p.slot) // the segment was recorded under another caller
-		if o.pending {
-			m.afterRule(k, p, o.end, wild{start: o.wstart, ev: n + o.wev})
-		} else {
-			m.afterRule(k, p, o.end, noWild)
+		w2 := noWild
+		switch {
+		case o.passOuter:
+			w2 = w
+		case o.pending:
+			w2 = wild{start: o.wstart, ev: n + o.wev}
 		}
+		if o.closedOuter {
+			ev := &m.trail[w.ev]
+			ev.a, ev.b = o.oa, o.ob
+		}
+		m.afterRule(k, p, o.end, w2)
 		m.trail = m.trail[:n]
 		if m.err != nil {
 			return
@@ -473,14 +494,76 @@ func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
 	}
 }
 
-// outcomes returns the index in m.entries of the distinct outcomes of p's
-// rule at pos, computing them once per input.
-func (m *matcher) outcomes(k *cont, p *cpart, pos int) int {
-	key := memoKey{p.rule, pos}
-	if m.memo == nil {
-		m.memo = map[memoKey]int{}
+// firstByte returns the folded first byte of the input at pos after
+// separators (-1 at the end of the input), and whether it is known: it is
+// not when a wildcard is open (the next part may be anywhere) or the input
+// there is not ASCII.
+func (m *matcher) firstByte(pos int, w wild) (int, bool) {
+	if w.start >= 0 {
+		return 0, false
 	}
-	if idx, ok := m.memo[key]; ok {
+	for q := pos; q < len(m.in); q++ {
+		ch := m.in[q]
+		if ch >= utf8.RuneSelf {
+			return 0, false
+		}
+		if !asciiSep[ch] {
+			if 'A' <= ch && ch <= 'Z' {
+				ch += 'a' - 'A'
+			}
+			return int(ch), true
+		}
+	}
+	return -1, true
+}
+
+// visitedOnce marks a memo slot whose rule was entered once, in place.
+const visitedOnce = 0xFFFFFFFF
+
+// firstVisit reports whether rule r is entered at pos (with or without an
+// open wildcard) for the first time in this match, and marks it visited.
+// It is false, and memoization takes over, when the dense table is not in
+// use (very long inputs).
+func (m *matcher) firstVisit(r *crule, pos int, open bool) bool {
+	slot := m.memoSlot(r, pos, open)
+	if slot == nil || uint32(*slot>>32) == m.gen {
+		return false
+	}
+	*slot = uint64(m.gen)<<32 | visitedOnce
+	return true
+}
+
+// memoSlot returns where the outcomes of rule r at pos (with or without an
+// open wildcard) are recorded: a slot of the dense table, or nil when the
+// table would be too big and the map is used.
+func (m *matcher) memoSlot(r *crule, pos int, open bool) *uint64 {
+	if m.memoTab == nil {
+		return nil
+	}
+	i := (int(r.id)*(len(m.in)+1) + pos) * 2
+	if open {
+		i++
+	}
+	return &m.memoTab[i]
+}
+
+// outcomes returns the index in m.entries of the distinct outcomes of p's
+// rule at pos, computing them once per input. With a wildcard open, the
+// outcomes also say where the rule closed it.
+func (m *matcher) outcomes(k *cont, p *cpart, pos int, w wild) int {
+	open := w.start >= 0
+	slot := m.memoSlot(p.rule, pos, open)
+	key := memoKey{p.rule, pos, open}
+	if slot != nil {
+		if v := *slot; uint32(v>>32) == m.gen && uint32(v) != visitedOnce {
+			idx := int(uint32(v))
+			if m.entries[idx].busy {
+				m.busyHits++
+				return noOutcomes
+			}
+			return idx
+		}
+	} else if idx, ok := m.memo[key]; ok {
 		if m.entries[idx].busy {
 			m.busyHits++
 			return noOutcomes
@@ -494,19 +577,44 @@ func (m *matcher) outcomes(k *cont, p *cpart, pos int) int {
 	}
 	m.entries[idx].busy = true
 	m.entries[idx].outs = m.entries[idx].outs[:0]
-	m.memo[key] = idx
+	if slot != nil {
+		*slot = uint64(m.gen)<<32 | uint64(uint32(idx))
+	} else {
+		if m.memo == nil {
+			m.memo = map[memoKey]int{}
+		}
+		m.memo[key] = idx
+	}
+	base := len(m.trail)
+	w2 := noWild
+	if open {
+		// A stand-in for the caller's open wildcard, which the rule may
+		// close: collect reads where.
+		m.trail = append(m.trail, event{kind: evWild, slot: -1})
+		w2 = wild{start: w.start, ev: base}
+	}
 	n := len(m.trail)
 	col := m.newCont()
-	*col = cont{collect: idx + 1, segStart: n, depth: k.depth, serial: m.nextSerial()}
+	*col = cont{collect: idx + 1, segStart: n, depth: k.depth, serial: m.nextSerial(), outer: -1}
+	if open {
+		col.outer = w2.ev
+	}
 	for _, sub := range p.rule.alts {
+		if ch, known := m.firstByte(pos, w2); known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			if m.track && len(sub.parts) > 0 {
+				m.expectPart(pos, &sub.parts[0])
+			}
+			continue
+		}
 		m.trail = append(m.trail, event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-		m.step(col, sub, 0, pos, noWild)
+		m.step(col, sub, 0, pos, w2)
 		m.trail = m.trail[:n]
 		if m.err != nil {
 			break
 		}
 	}
 	m.ctop--
+	m.trail = m.trail[:base]
 	m.entries[idx].busy = false
 	return idx
 }
@@ -519,14 +627,22 @@ func (m *matcher) collect(c *cont, pos int, w wild) {
 	off := len(m.segs)
 	m.segs = append(m.segs, seg...)
 	o := outcome{end: pos, seg: off, nseg: len(seg)}
-	if w.start >= 0 {
+	if c.outer >= 0 {
+		if w.start >= 0 && w.ev == c.outer {
+			o.passOuter = true // consumed nothing: the caller's wildcard is still open
+		} else {
+			ev := &m.trail[c.outer]
+			o.closedOuter, o.oa, o.ob = true, ev.a, ev.b
+		}
+	}
+	if w.start >= 0 && !o.passOuter {
 		o.pending, o.wstart, o.wev = true, w.start, w.ev-c.segStart
 	}
 	e := &m.entries[c.collect-1]
-	if !o.pending {
+	if !o.pending && !o.passOuter {
 		for i := range e.outs {
 			p := &e.outs[i]
-			if p.pending || p.end != pos {
+			if p.pending || p.passOuter || p.end != pos || p.closedOuter != o.closedOuter || p.oa != o.oa || p.ob != o.ob {
 				continue
 			}
 			// Two ways to end here: compare their values.
@@ -550,7 +666,7 @@ func (m *matcher) collect(c *cont, pos int, w wild) {
 func (m *matcher) afterRule(k *cont, p *cpart, pos int, w wild) {
 	if p.repeat && pos > k.pos {
 		k2 := m.newCont()
-		*k2 = cont{parent: k.parent, alt: k.alt, part: k.part, pos: pos, depth: k.depth, serial: m.nextSerial()}
+		*k2 = cont{parent: k.parent, alt: k.alt, part: k.part, pos: pos, depth: k.depth, serial: m.nextSerial(), outer: -1}
 		m.enter(k2, p, pos, w)
 		m.ctop--
 	}
@@ -577,6 +693,16 @@ func (m *matcher) expectString(p *cpart, pos int) {
 		q = e
 	}
 	m.expect(q, "end of the word") // the tokens match but end inside a word
+}
+
+// expectPart records what part p expects at pos.
+func (m *matcher) expectPart(pos int, p *cpart) {
+	switch p.kind {
+	case partString:
+		m.expect(pos, p.toks[0].src)
+	case partRules:
+		m.expectRule(pos, p.rule)
+	}
 }
 
 // expectRule records the first literals of r as expected at pos.

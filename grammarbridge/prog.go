@@ -17,22 +17,32 @@ const (
 
 // crule is a compiled rule or group.
 type crule struct {
+	id   int32  // index for the matcher's memo tables
 	name string // rule name; "(group)" for groups
 	alts []*calt
 
-	// first lists the folded first bytes any match must start with (after
-	// separators), when every alternative starts with a literal whose first
-	// byte is ASCII; firstAny is set otherwise.
-	first    [128]bool
+	// first is the set of folded ASCII bytes a match can start with (after
+	// separators), unless firstAny: some alternative can start with
+	// anything (a capture, an optional part, a non-ASCII letter...).
+	first    byteSet
 	firstAny bool
 }
 
+// byteSet is a set of ASCII bytes.
+type byteSet [2]uint64
+
+func (s *byteSet) add(c byte)       { s[c>>6] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool  { return s[c>>6]&(1<<(c&63)) != 0 }
+func (s *byteSet) union(t *byteSet) { s[0] |= t[0]; s[1] |= t[1] }
+
 // calt is a compiled alternative.
 type calt struct {
-	id      int32 // index in Grammar.alts
-	parts   []cpart
-	spacing Spacing
-	nslots  int
+	id       int32 // index in Grammar.alts
+	first    byteSet
+	firstAny bool // see crule
+	parts    []cpart
+	spacing  Spacing
+	nslots   int
 
 	value    ValueExpr      // explicit value, or nil
 	vars     map[string]int // variable -> slot, for value

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 
@@ -31,7 +32,23 @@ func main() {
 	only := flag.String("grammar", "", "evaluate only this grammar")
 	verbose := flag.Bool("v", false, "print every top-match disagreement too")
 	bench := flag.Int("bench", 0, "instead of conformance, time `N` rounds over each grammar's inputs")
+	cpuprofile := flag.String("cpuprofile", "", "with -bench, write a CPU profile to `file`")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agr:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "agr:", err)
+			os.Exit(1)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
 	if *bench > 0 {
 		if err := benchmark(filepath.Join(*data, "agr"), *only, *bench, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "agr:", err)
