@@ -2,6 +2,7 @@ package patch
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -231,8 +232,12 @@ func (c *careful) ambiguity(i int, f *fits) error {
 	for k, q := range f.at {
 		lines[k] = q - f.lv.pf + 1
 	}
-	return c.p.applyError(i, ErrAmbiguous, lines, fmt.Sprintf("its lines fit %d places equally well (%s)%s; refusing to guess: give more context or the right line numbers",
-		len(f.at), listLines(lines), how(f.lv)))
+	advice := "refusing to guess: give more context or the right line numbers"
+	if h := &c.p.Hunks[i]; !h.NoNumbers && slices.Contains(lines, h.statedIndex()+1) {
+		advice = fmt.Sprintf("the header points at line %d, but line numbers alone do not choose: give more context lines", h.statedIndex()+1)
+	}
+	return c.p.applyError(i, ErrAmbiguous, lines, fmt.Sprintf("its lines fit %d places equally well (%s)%s; %s",
+		len(f.at), listLines(lines), how(f.lv), advice))
 }
 
 // placeAt is hunk i placed at q, matched at level lv.

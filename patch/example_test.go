@@ -34,7 +34,7 @@ func ExampleApply_ambiguous() {
 	fmt.Println(err)
 	// Output:
 	// true
-	// hunk #1 (@@ -1 +1 @@, diff line 1): its lines fit 2 places equally well (line 1, line 2); refusing to guess: give more context or the right line numbers
+	// hunk #1 (@@ -1 +1 @@, diff line 1): its lines fit 2 places equally well (line 1, line 2); the header points at line 1, but line numbers alone do not choose: give more context lines
 }
 
 func ExampleDiff() {

@@ -22,28 +22,34 @@ const maxLineNumber = 1 << 30
 //   - when the header's counts disagree with the body, the body wins and
 //     the hunk has Recounted set; a blank line inside a hunk is an empty
 //     context line (editors strip the lone space);
-//   - a diff saved with CRLF line ends is read as if it had LF ends.
+//   - a diff saved with CRLF line ends is read as if it had LF ends;
+//   - headers repeated before each hunk are fine when they name the same
+//     file.
 //
 // A diff with no hunk, or that touches a second file, is a *ParseError.
 func Parse(diff string) (*Patch, error) {
 	lines := splitDiff(diff)
 	p := &Patch{}
-	headers := false
+	// Models repeat the headers of the same file before each hunk; only
+	// headers that name another file start a second file.
+	gitLine, headers := "", false
 	for i := 0; i < len(lines); {
 		line := lines[i]
 		switch {
 		case strings.HasPrefix(line, "diff --git ") || strings.HasPrefix(line, "diff -"):
-			if len(p.Hunks) > 0 || headers {
+			same := line == gitLine || headers && line == "diff --git "+p.OldName+" "+p.NewName
+			if !same && (gitLine != "" || len(p.Hunks) > 0) {
 				return nil, secondFile(i)
 			}
+			gitLine = line
 			i++
 		case isFileHeader(lines, i):
-			if len(p.Hunks) > 0 || headers {
+			oldName, newName := headerName(lines[i][4:]), headerName(lines[i+1][4:])
+			if headers && (oldName != p.OldName || newName != p.NewName) || !headers && len(p.Hunks) > 0 {
 				return nil, secondFile(i)
 			}
 			headers = true
-			p.OldName = headerName(lines[i][4:])
-			p.NewName = headerName(lines[i+1][4:])
+			p.OldName, p.NewName = oldName, newName
 			i += 2
 		case strings.HasPrefix(line, "@@"):
 			h, next, err := parseHunk(lines, i)

@@ -129,6 +129,11 @@ func TestParseLenient(t *testing.T) {
 				t.Errorf("got %+v", h)
 			}
 		}},
+		{"headers repeated for the same file", "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -10,2 +10,2 @@\n x\n-y\n+z\n", func(t *testing.T, p *Patch) {
+			if len(p.Hunks) != 2 || p.OldName != "a/f" {
+				t.Errorf("got %+v", p)
+			}
+		}},
 		{"two hunks", "@@ -1,2 +1,2 @@\n a\n-b\n+c\n@@ -10,2 +10,2 @@\n x\n-y\n+z\n", func(t *testing.T, p *Patch) {
 			if len(p.Hunks) != 2 || p.Hunks[1].OldStart != 10 || p.Hunks[1].Pos != 5 {
 				t.Errorf("got %+v", p.Hunks)
@@ -156,6 +161,8 @@ func TestParseErrors(t *testing.T) {
 		{"headers only", "--- a/f\n+++ b/f\n", ErrNoHunks, 0},
 		{"two files", "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n", ErrMultipleFiles, 6},
 		{"two git files", "diff --git a/f b/f\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/g b/g\n", ErrMultipleFiles, 5},
+		{"headers after a headerless hunk", "@@ -1 +1 @@\n-a\n+b\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n", ErrMultipleFiles, 4},
+		{"git line after a hunk", "@@ -1 +1 @@\n-a\n+b\ndiff --git a/g b/g\n", ErrMultipleFiles, 4},
 		{"combined diff", "@@@ -1 -1 +1 @@@\n- a\n", ErrMalformed, 1},
 		{"empty hunk", "@@ -1 +1 @@\nnot a line\n", ErrMalformed, 1},
 		{"huge number", "@@ -99999999999999999999 +1 @@\n-a\n+b\n", ErrMalformed, 1},
