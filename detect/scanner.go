@@ -2,6 +2,7 @@ package detect
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"strings"
 	"unicode/utf8"
@@ -121,24 +122,41 @@ func (s *Scanner) Actions() []Action { return s.actions }
 
 // Write takes the next chunk of the message. It never fails before Close.
 func (s *Scanner) Write(p []byte) (int, error) {
-	// The common streaming case, a few bytes inside a line, only copies
-	// and notes whether a byte that may matter went by.
+	// The common streaming case, up to 8 bytes inside a line, is a few
+	// word operations: load, test for a newline and for bytes that may
+	// matter (a sigil or a fence character), store.
 	n := len(s.buf)
-	if len(p) > 16 || n+len(p) > cap(s.buf) || s.closed {
+	if len(p) == 0 || len(p) > 8 || n+8 > cap(s.buf) || s.closed {
 		return s.write(p)
 	}
-	var hot byte
-	dst := s.buf[n : n+len(p)]
-	for i, c := range p {
-		if c == '\n' {
-			return s.write(p) // buf's length is unchanged: nothing half-done
+	var x uint64
+	if len(p) == 8 {
+		x = binary.LittleEndian.Uint64(p)
+	} else {
+		for i, c := range p {
+			x |= uint64(c) << (8 * i)
 		}
-		hot |= marks[c]
-		dst[i] = c
 	}
-	s.hot |= hot
+	if zeroLanes(x^(lanes*'\n')) != 0 {
+		return s.write(p)
+	}
+	if zeroLanes(x^(lanes*'/'))|zeroLanes(x^(lanes*'`'))|zeroLanes(x^(lanes*'~')) != 0 {
+		s.hot = 1
+	}
+	binary.LittleEndian.PutUint64(s.buf[n:n+8], x)
 	s.buf = s.buf[:n+len(p)]
 	return len(p), nil
+}
+
+// lanes times a byte repeats it in all eight bytes of a word.
+const lanes = 0x0101010101010101
+
+// zeroLanes returns a word with 0x80 in each byte where x has a zero byte,
+// exactly (no borrow between bytes). Bytes past a short chunk are zero in x
+// but never zero after XOR with a non-zero pattern, so they never count.
+func zeroLanes(x uint64) uint64 {
+	const m = 0x7f7f7f7f7f7f7f7f
+	return ^(((x & m) + m) | x | m)
 }
 
 // marks flags the bytes a line needs to be looked at for: a sigil or a
