@@ -205,3 +205,21 @@ func TestApplyBounded(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestApplyBlindHunkFollowsNeighbours: a hunk without context lines is
+// shifted like the placed hunk nearest to it, even one after it.
+func TestApplyBlindHunkFollowsNeighbours(t *testing.T) {
+	old := "new 1\nnew 2\n" + numbered(20)
+	diff := "@@ -3,0 +4 @@\n+inserted after line 3\n@@ -10,3 +11,3 @@\n line 10\n-line 11\n+LINE 11\n line 12\n"
+	got, rep, err := Apply(old, diff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(strings.Replace(old, "line 3\n", "line 3\ninserted after line 3\n", 1), "line 11\n", "LINE 11\n", 1)
+	if got != want {
+		t.Errorf("got\n%s", got)
+	}
+	if rep.Hunks[0].Offset != 2 || rep.Hunks[1].Offset != 2 {
+		t.Errorf("report %+v", rep.Hunks)
+	}
+}

@@ -94,11 +94,11 @@ type careful struct {
 }
 
 // placeCareful places every hunk by content, GNU patch style, refusing to
-// guess. Hunks are placed in order, each searched first at its stated line
-// shifted by the offset the hunk before it needed, then anywhere between
-// its placed neighbours. A hunk that fits several places at its best level
-// waits until its neighbours are placed and narrow its window; if it still
-// fits several, the patch is refused.
+// guess. Each hunk is searched at its best level between its placed
+// neighbours; one place and it goes there. A hunk that fits several places
+// waits until its neighbours are placed and narrow its window, or until
+// the order of the hunks leaves it one place (byOrder); if it still fits
+// several, the patch is refused. Line numbers never choose between places.
 func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
 	c := &careful{p: p, t: t, opt: opt, places: make([]place, len(p.Hunks)), placed: make([]bool, len(p.Hunks))}
 	c.budget = max(minWork, workPerLine*len(t.raw)*len(p.Hunks))
@@ -117,10 +117,13 @@ func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
 	}
 	failures := make([]error, len(p.Hunks))
 	options := make([]*fits, len(p.Hunks))
+	// Hunks without old lines are placed by line numbers shifted like
+	// their neighbours, so they wait until the others are settled.
+	blindToo := false
 	for progress := true; progress; {
 		progress = false
 		for i := range p.Hunks {
-			if c.placed[i] {
+			if c.placed[i] || len(c.oldKeys[i]) == 0 && !blindToo {
 				continue
 			}
 			f, err := c.locate(i)
@@ -132,6 +135,9 @@ func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
 		}
 		if !progress {
 			progress = c.byOrder(options)
+		}
+		if !progress && !blindToo {
+			blindToo, progress = true, true
 		}
 	}
 	for i, err := range failures {
