@@ -223,7 +223,7 @@ func runJob(ctx context.Context, j job, cfg config, dir string, mu *sync.Mutex) 
 	if !ok {
 		return nil
 	}
-	ws := j.g.name == "whitespace"
+	ws := j.g.ws
 	strict := judge(v, patch.Options{Strict: true})
 	ours := judge(v, patch.Options{Fuzz: patch.DefaultFuzz, IgnoreWhitespace: ws})
 	var oursPlain outcome
@@ -346,11 +346,15 @@ func (res *results) print(w io.Writer, cfg config) {
 	}
 	for _, r := range res.rows {
 		name := r.name
-		if r.name == "whitespace" {
-			line("whitespace, no -l", r.n, r.strict, r.oursPlain, r.gnuPlain, true)
-			name = "whitespace, -l"
+		ws := false
+		for _, g := range generators() {
+			ws = ws || g.name == r.name && g.ws
 		}
-		line(name, r.n, r.strict, r.ours, r.gnu, r.name != "whitespace")
+		if ws {
+			line(r.name+", no -l", r.n, r.strict, r.oursPlain, r.gnuPlain, true)
+			name = r.name + ", -l"
+		}
+		line(name, r.n, r.strict, r.ours, r.gnu, !ws)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nvariants:")

@@ -49,7 +49,7 @@ func TestEvaluateFixture(t *testing.T) {
 			if r.strict[right] == r.n {
 				t.Errorf("%s: the variant did not perturb anything a strict apply notices", r.name)
 			}
-		case "whitespace":
+		case "whitespace", "mixed":
 			if r.ours[right] != r.n || cfg.gnu != "" && r.gnu[right] != r.n {
 				t.Errorf("%s with -l: %+v", r.name, r)
 			}

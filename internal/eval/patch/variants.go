@@ -30,6 +30,7 @@ type generator struct {
 	name string
 	doc  string
 	gen  func(ch change, r *rand.Rand) (v variant, ok bool, err error)
+	ws   bool // apply with whitespace ignored (ours and GNU -l), and report without too
 }
 
 // generators returns the variants in the order they are reported. Each is
@@ -37,16 +38,17 @@ type generator struct {
 // FNV-1a of "variant/change").
 func generators() []generator {
 	return []generator{
-		{"exact", "the diff as git wrote it", exact},
-		{"created", "the diff made by patch.Diff(old, new, 3) instead of git", created},
-		{"drift", "1-10 new lines inserted into the text above every hunk (between it and the hunk before), diff unchanged", drift},
-		{"lines", "every hunk's @@ line numbers shifted by an independent nonzero amount in [-40,40] (kept >= 1), counts kept", wrongLines},
-		{"scrambled", "(extra) every hunk's @@ line numbers replaced by an independent uniform line of the text, counts kept: the numbers say nothing", scrambled},
-		{"short", "(extra) context cut to 1 line at each end of every hunk, then line numbers shifted as in \"lines\": little context, wrong numbers", shortContext},
-		{"headers", "everything before the first @@ removed (no diff --git, index, --- or +++ lines)", noHeaders},
-		{"whitespace", "half of the context and removed lines damaged: leading tabs to spaces or back, trailing blanks cut or added, inner blanks doubled", whitespace},
-		{"counts", "(extra) every @@ count (,b and ,d) off by an independent nonzero amount in [-3,3] (kept >= 0)", wrongCounts},
-		{"bare", "(extra) headers removed and every @@ line reduced to \"@@\", as models often write", bare},
+		{"exact", "the diff as git wrote it", exact, false},
+		{"created", "the diff made by patch.Diff(old, new, 3) instead of git", created, false},
+		{"drift", "1-10 new lines inserted into the text above every hunk (between it and the hunk before), diff unchanged", drift, false},
+		{"lines", "every hunk's @@ line numbers shifted by an independent nonzero amount in [-40,40] (kept >= 1), counts kept", wrongLines, false},
+		{"scrambled", "(extra) every hunk's @@ line numbers replaced by an independent uniform line of the text, counts kept: the numbers say nothing", scrambled, false},
+		{"short", "(extra) context cut to 1 line at each end of every hunk, then line numbers shifted as in \"lines\": little context, wrong numbers", shortContext, false},
+		{"headers", "everything before the first @@ removed (no diff --git, index, --- or +++ lines)", noHeaders, false},
+		{"whitespace", "half of the context and removed lines damaged: leading tabs to spaces or back, trailing blanks cut or added, inner blanks doubled", whitespace, true},
+		{"mixed", "(extra) drift, then headers removed, then line numbers shifted as in \"lines\", then whitespace damage, all at once", mixed, true},
+		{"counts", "(extra) every @@ count (,b and ,d) off by an independent nonzero amount in [-3,3] (kept >= 0)", wrongCounts, false},
+		{"bare", "(extra) headers removed and every @@ line reduced to \"@@\", as models often write", bare, false},
 	}
 }
 
@@ -181,6 +183,24 @@ func wrongLines(ch change, r *rand.Rand) (variant, bool, error) {
 		return fmt.Sprintf("@@ -%d%s +%d%s @@", o+shift, m[2], n+shift, m[4])
 	})
 	return variant{ch.old, d, ch.new}, true, nil
+}
+
+// mixed applies drift, noHeaders, wrongLines and whitespace in turn.
+func mixed(ch change, r *rand.Rand) (variant, bool, error) {
+	v, ok, err := drift(ch, r)
+	if !ok || err != nil {
+		return v, ok, err
+	}
+	for _, g := range []func(change, *rand.Rand) (variant, bool, error){noHeaders, wrongLines, whitespace} {
+		w, ok, err := g(change{name: ch.name, old: v.old, new: v.want, dif: v.diff}, r)
+		if err != nil {
+			return w, ok, err
+		}
+		if ok { // whitespace finds nothing to damage in some changes
+			v = w
+		}
+	}
+	return v, true, nil
 }
 
 func scrambled(ch change, r *rand.Rand) (variant, bool, error) {
