@@ -105,11 +105,10 @@ func (s *Stream) startEarly(a detect.Action) {
 	s.mu.Lock()
 	s.early[a.Span.Start] = run
 	s.mu.Unlock()
-	text := s.text.String()
+	msg := s.msg
+	msg.Text = s.text.String()
 	go func() {
 		defer close(run.done)
-		msg := s.msg
-		msg.Text = text
 		r := Result{Line: a.Span.Line, Token: a.Token, Verb: a.Verb, Chain: a.Chain}
 		run.fail = s.rt.runOne(s.ctx, msg, &a, &r)
 		run.res = r
