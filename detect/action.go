@@ -119,14 +119,14 @@ func (r Reason) Code() string {
 // Action is one detected action: where it is, what it says, and whether the
 // model meant it to run.
 type Action struct {
-	Span    Span
-	Token   string // the verb token as written, e.g. "recall", "Look up"
-	Verb    string // canonical verb from the Vocabulary, "" when unresolved
-	Args    string // argument text (see docs/detect.md for what it holds)
-	Content string // the content block's text, unescaped for Quoted
-	Kind    ContentKind
-	Marker  string // permission marker: ".", "?", "?ask", "!", "?flag", or ""
-	Chain   string // the rest of a chain after "-> ", e.g. "/b -> /c"
+	Span    Span        // where the action's text is in the message
+	Token   string      // the verb token as written, e.g. "recall", "Look up"
+	Verb    string      // canonical verb from the Vocabulary, "" when unresolved
+	Args    string      // argument text (see docs/detect.md for what it holds)
+	Content string      // the content block's text, unescaped for Quoted
+	Kind    ContentKind // which form the content took, NoContent when none
+	Marker  string      // permission marker: ".", "?", "?ask", "!", "?flag", or ""
+	Chain   string      // the rest of a chain after "-> ", e.g. "/b -> /c"
 
 	Inline   bool // other text precedes it on its line
 	Do       bool // carries the /do marker

@@ -33,9 +33,7 @@ func BenchmarkScanWhole(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, m := range msgs {
-			s.Reset()
-			s.Write(m)
-			s.Close()
+			s.Scan(m)
 		}
 	}
 }
@@ -102,9 +100,7 @@ func BenchmarkConcatWhole(b *testing.B) {
 	b.SetBytes(int64(len(msg)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s.Reset()
-		s.Write(msg)
-		s.Close()
+		s.Scan(msg)
 	}
 }
 

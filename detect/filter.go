@@ -16,7 +16,7 @@ const (
 )
 
 // Filter is an io.Writer for text shown to a person while a model streams:
-// it passes the text through to W but hides the lines of line actions and
+// it passes the text through to its writer but hides the lines of line actions and
 // of their content blocks. Text goes out as it arrives, except a line that
 // starts (after indentation, bullets or quote markers) with "/" — or, just
 // after an action line, one that may open its content block — which is held

@@ -96,8 +96,15 @@ func NewScanner(v Vocabulary, opt Options) *Scanner {
 
 // Scan scans one whole message.
 func Scan(v Vocabulary, opt Options, msg []byte) []Action {
-	s := NewScanner(v, opt)
-	s.Write(msg)
+	return NewScanner(v, opt).Scan(msg)
+}
+
+// Scan resets s, scans msg as one whole message and returns its actions,
+// which stay valid until the next Reset. It reports what writing msg in
+// chunks and closing would, without buffering its last line.
+func (s *Scanner) Scan(msg []byte) []Action {
+	s.Reset()
+	s.feed(msg, true)
 	s.Close()
 	return s.Actions()
 }
