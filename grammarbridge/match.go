@@ -1,6 +1,7 @@
 package grammarbridge
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
@@ -169,23 +170,25 @@ type matcher struct {
 	limit int
 	err   error
 
-	results  []result
-	index    map[uint64]int  // value hash -> last results index with it
-	memo     map[memoKey]int // -> index in entries, when memoTab is too big
-	memoTab  []uint64        // (rule, pos, open) -> gen<<32 | entries index
-	gen      uint32          // generation of memoTab entries for this input
-	failed   map[failKey]struct{}
-	succ     int // successes so far: results recorded and outcomes collected
-	busyHits int // rules found busy (left recursion): failures then are not final
-	failHits int
-	serial   int32       // last continuation serial
-	entries  []memoEntry // reused across inputs
-	nent     int         // entries in use
-	segs     []event     // trail segments of pending outcomes
-	chunks   []*[64]cont // continuation arena, used LIFO
-	ctop     int         // conts in use
-	frames   []frame     // scratch for build
-	slotBuf  []slotVal   // scratch for build
+	results    []result
+	index      map[uint64]int  // value hash -> last results index with it
+	memo       map[memoKey]int // -> index in entries, when memoTab is too big
+	memoTab    []uint64        // (rule, pos, open) -> gen<<32 | entries index
+	gen        uint32          // generation of memoTab entries for this input
+	lower      []byte          // the input lower-cased, when asciiState is 1
+	asciiState uint8           // 0 unknown, 1 the input is ASCII, 2 it is not
+	failed     map[failKey]struct{}
+	succ       int // successes so far: results recorded and outcomes collected
+	busyHits   int // rules found busy (left recursion): failures then are not final
+	failHits   int
+	serial     int32       // last continuation serial
+	entries    []memoEntry // reused across inputs
+	nent       int         // entries in use
+	segs       []event     // trail segments of pending outcomes
+	chunks     []*[64]cont // continuation arena, used LIFO
+	ctop       int         // conts in use
+	frames     []frame     // scratch for build
+	slotBuf    []slotVal   // scratch for build
 
 	track    bool
 	far      int
@@ -211,7 +214,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 		m = &matcher{}
 	}
 	m.g, m.in, m.limit, m.track = g, input, limit, track
-	m.work, m.err, m.nent, m.ctop = 0, nil, 0, 0
+	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
 	m.results = m.results[:0]
 	m.segs = m.segs[:0]
 	// The dense memo table is reused with a new generation; an input too
@@ -319,16 +322,16 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 	switch p.kind {
 	case partString:
 		if w.start >= 0 {
-			for t := w.start; t < len(m.in); {
+			// The literal may start anywhere after the wildcard's start,
+			// even inside a word (TypeAgent); each place is a split.
+			for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
+				m.work++
 				if e, ok := m.tokensAt(p, a.spacing, t); ok && m.setWild(w, t) {
 					m.step(c, a, i+1, e, noWild)
 					if m.err != nil {
 						return
 					}
 				}
-				m.work++
-				_, n := utf8.DecodeRuneInString(m.in[t:])
-				t += n
 			}
 			return
 		}
@@ -339,16 +342,17 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 		}
 	case partNumber:
 		if w.start >= 0 {
-			for t := w.start; t < len(m.in); {
+			for t := w.start; t < len(m.in); t++ {
+				if ch := m.in[t]; !(ch >= '0' && ch <= '9' || ch == '+' || ch == '-') {
+					continue // a number starts with a digit or a sign
+				}
+				m.work++
 				if v, e, ok := m.numberAt(a.spacing, t); ok && m.boundary(t, a.spacing) && m.setWild(w, t) {
 					m.bindNumber(c, a, i, p, v, e)
 					if m.err != nil {
 						return
 					}
 				}
-				m.work++
-				_, n := utf8.DecodeRuneInString(m.in[t:])
-				t += n
 			}
 		} else if v, e, ok := m.numberLazy(a.spacing, pos); ok {
 			m.bindNumber(c, a, i, p, v, e)
@@ -771,6 +775,51 @@ func (m *matcher) setWild(w wild, end int) bool {
 	ev := &m.trail[w.ev]
 	ev.a, ev.b = int32(a), int32(b)
 	return true
+}
+
+// nextCandidate returns the first position >= from where p's first token
+// may start, or -1. For an ASCII token in ASCII input it searches the
+// lower-cased input; otherwise every rune start is a candidate.
+func (m *matcher) nextCandidate(p *cpart, from int) int {
+	if from >= len(m.in) {
+		return -1
+	}
+	tok := p.toks[0].ascii
+	if tok == nil || !m.isASCII() {
+		for from < len(m.in) && !utf8.RuneStart(m.in[from]) {
+			from++
+		}
+		if from >= len(m.in) {
+			return -1
+		}
+		return from
+	}
+	j := bytes.Index(m.lower[from:], tok)
+	if j < 0 {
+		return -1
+	}
+	return from + j
+}
+
+// isASCII reports whether the input is all ASCII, lower-casing it into
+// m.lower the first time.
+func (m *matcher) isASCII() bool {
+	if m.asciiState == 0 {
+		m.asciiState = 1
+		m.lower = m.lower[:0]
+		for i := 0; i < len(m.in); i++ {
+			c := m.in[i]
+			if c >= utf8.RuneSelf {
+				m.asciiState = 2
+				break
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			m.lower = append(m.lower, c)
+		}
+	}
+	return m.asciiState == 1
 }
 
 // stringAt matches a literal part at pos, skipping separators lazily (the
