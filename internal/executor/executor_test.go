@@ -1,0 +1,143 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/pattern-dialect/dialect/intent"
+)
+
+// The [exec] table decodes onto Config as docs/executors.md shows.
+func TestConfigTOML(t *testing.T) {
+	src := `
+[calc]
+max_expr_bytes = 500
+timeout = "250ms"
+
+[fetch]
+max_bytes = 1048576
+chunk_bytes = 8000
+timeout = "5s"
+max_redirects = 2
+allow_private = true
+
+[web]
+url = "https://api.search.brave.com/res/v1/web/search?q={query}"
+headers = { X-Subscription-Token = "${BRAVE_API_KEY}" }
+results = "web.results"
+link = "url"
+snippet = "description"
+
+[send.targets.log]
+type = "file"
+path = "/tmp/sent.jsonl"
+
+[send.targets.anchor]
+type = "webhook"
+url = "https://hooks.example/anchor"
+timeout = "3s"
+
+[send.routes]
+user = "stdout"
+"agent:anchor" = "anchor"
+"*" = "log"
+
+[tools.player]
+command = ["music-ctl", "play", "{song}"]
+env = ["MUSIC_HOST"]
+`
+	var cfg Config
+	dec := toml.NewDecoder(strings.NewReader(src))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Calc.Timeout.Milliseconds() != 250 || cfg.Fetch.MaxRedirects != 2 || !cfg.Fetch.AllowPrivate ||
+		cfg.Web.Results != "web.results" || cfg.Send.Targets["anchor"].Timeout.Seconds() != 3 ||
+		cfg.Send.Routes["agent:anchor"] != "anchor" || cfg.Tools["player"].Command[2] != "{song}" {
+		t.Errorf("decoded %+v", cfg)
+	}
+	if _, err := New(cfg, nil); err != nil {
+		t.Errorf("New: %v", err)
+	}
+}
+
+func TestExecuteDispatch(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "tool says hi")
+	}))
+	defer srv.Close()
+	var out bytes.Buffer
+	x, err := New(Config{
+		Fetch: FetchOptions{AllowPrivate: true},
+		Tools: map[string]ToolConfig{"greeter": {URL: srv.URL}},
+	}, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		in   intent.Intent
+		want string
+		code string
+	}{
+		{"calc", intent.Calc{Expr: "20% of 350"}, "70", ""},
+		{"fetch", intent.Fetch{URL: srv.URL}, "tool says hi", ""},
+		{"send", intent.Send{Domain: "user", Content: "hello"}, "sent to @user (stdout)", ""},
+		{"tool", intent.Custom{Verb: "greet", MapsTo: "greeter"}, "tool says hi", ""},
+		{"custom inner", intent.Custom{Verb: "math", MapsTo: "calc", Inner: intent.Calc{Expr: "2^5"}}, "32", ""},
+		{"custom unknown", intent.Custom{Verb: "x", MapsTo: "nothing"}, "", CodeNotConfigured},
+		{"web unconfigured", intent.Web{Query: "x"}, "", CodeNotConfigured},
+		{"recall is the runtime's", intent.Recall{Op: intent.RecallRead, Block: "x"}, "", CodeUnsupportedKind},
+		{"nil", nil, "", CodeUnsupportedKind},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := x.Execute(ctx, tt.in, nil)
+			if tt.code != "" {
+				if CodeOf(err) != tt.code {
+					t.Fatalf("err = %v, want %s", err, tt.code)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(r.Text, tt.want) {
+				t.Errorf("text = %q, want %q", r.Text, tt.want)
+			}
+			if _, err := json.Marshal(r); err != nil {
+				t.Errorf("result is not JSON-able: %v", err)
+			}
+		})
+	}
+	if out.String() != "[@user] hello\n" {
+		t.Errorf("stdout = %q", out.String())
+	}
+}
+
+func ExampleCalc_Eval() {
+	c := NewCalc(CalcOptions{})
+	for _, e := range []string{"radius = 5; pi * radius^2", "15% off 80", "5 feet to meters", "70 F to C"} {
+		r, err := c.Eval(context.Background(), intent.Calc{Expr: e})
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(r.Text)
+	}
+	// Output:
+	// 78.5398163397
+	// 68
+	// 5 ft = 1.524 m
+	// 70 °F = 21.11111 °C
+}
