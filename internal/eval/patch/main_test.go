@@ -80,3 +80,18 @@ func TestVariantsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestTimeApplyAll(t *testing.T) {
+	changes, err := loadChanges(filepath.Join("testdata", "diffs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := timeApplyAll(changes, 2); err != nil || d <= 0 {
+		t.Errorf("timeApplyAll = %v, %v", d, err)
+	}
+	broken := append([]change(nil), changes...)
+	broken[0].dif = "not a diff"
+	if _, err := timeApplyAll(broken, 1); err == nil {
+		t.Error("a change that does not apply was not reported")
+	}
+}
