@@ -30,13 +30,12 @@ type Resolver struct {
 	exactHit map[string]Result  // name as registered → its tier-1 result
 	foldHit  map[string]Result  // folded name → its tier-2 result
 
-	names         []nameInfo         // every (folded name or inflected form, verb) pair
-	byLen         [2][]bucket        // per class (normal, loose): rune length → names and forms of that length
-	strictNames   []int32            // names of strict verbs
-	strict        map[string]bool    // canonical verbs that are strict
-	phon          map[string][]int32 // Double Metaphone code → names
-	soundexDigits map[string]bool    // Soundex codes (without the letter) of the phonetic names
-	maxWords      int                // most words in a name
+	names       []nameInfo         // every (folded name or inflected form, verb) pair
+	byLen       [2][]bucket        // per class (normal, loose): rune length → names and forms of that length
+	strictNames []int32            // names of strict verbs
+	strict      map[string]bool    // canonical verbs that are strict
+	bySoundex   map[string][]int32 // Soundex digits (without the letter) → phonetically indexed names
+	maxWords    int                // most words in a name
 
 	emb embedCache // embedding vectors of the names, filled on first use
 }
@@ -59,7 +58,8 @@ type nameInfo struct {
 	base    string // the folded name key is a form of (== key for names)
 	runes   []rune
 	sig     uint64
-	soundex string // "" when not phonetically indexed
+	soundex string    // "" when not phonetically indexed
+	dm      [2]string // Double Metaphone primary and secondary codes
 	verb    int32
 }
 
@@ -70,14 +70,12 @@ type nameInfo struct {
 func New(entries []Entry, opts Options) (*Resolver, error) {
 	opts.fill()
 	r := &Resolver{
-		opts:   opts,
-		lex:    morph.Default(),
-		exact:  map[string][]int32{},
-		keys:   map[string][]int32{},
-		phon:   map[string][]int32{},
-		strict: map[string]bool{},
-
-		soundexDigits: map[string]bool{},
+		opts:      opts,
+		lex:       morph.Default(),
+		exact:     map[string][]int32{},
+		keys:      map[string][]int32{},
+		bySoundex: map[string][]int32{},
+		strict:    map[string]bool{},
 	}
 	seenVerb := map[string]bool{}
 	for i, e := range entries {
@@ -157,13 +155,8 @@ func (r *Resolver) addForm(form, base string, verb int32, s Strictness, phonetic
 	nm := nameInfo{key: form, base: base, runes: rs, sig: signature(rs), verb: verb}
 	if compact := strings.ReplaceAll(form, " ", ""); phonetic && isASCIILetters(compact) && len(compact) >= 2 {
 		nm.soundex = matchr.Soundex(compact)
-		r.soundexDigits[nm.soundex[1:]] = true
-		p, sec := matchr.DoubleMetaphone(compact)
-		for _, c := range []string{p, sec} {
-			if c != "" {
-				r.phon[c] = appendOnce(r.phon[c], ni)
-			}
-		}
+		nm.dm[0], nm.dm[1] = matchr.DoubleMetaphone(compact)
+		r.bySoundex[nm.soundex[1:]] = append(r.bySoundex[nm.soundex[1:]], ni)
 	}
 	r.names = append(r.names, nm)
 	class := 0
@@ -448,38 +441,46 @@ func (r *Resolver) editScan(s *scan, key string, accept bool) {
 			continue
 		}
 		lim := 2 * k
+		visit := func(ni int32) {
+			nm := &r.names[ni]
+			if sigDistance(sig, nm.sig) > lim {
+				return
+			}
+			d := osa(rs, nm.runes, k)
+			if d > k {
+				return
+			}
+			if nm.key != nm.base && d > r.opts.allowance(Normal, n) {
+				// An inflected form gets only the normal allowance:
+				// "strong" is two edits from "storing", not a /store.
+				return
+			}
+			m := match{verb: nm.verb, name: ni, d: d}
+			if accept {
+				s.matches = addMatch(s.matches, m)
+			} else {
+				s.near = addMatch(s.near, m)
+			}
+		}
 		buckets := r.byLen[class]
-		for l := max(1, n-k); l <= n+k && l < len(buckets); l++ {
+		lo, hi := max(1, n-k), min(n+k, len(buckets)-1)
+		for l := lo; l <= hi; l++ {
 			b := &buckets[l]
 			for i, ns := range b.sigs {
 				if sigDistance(sig, ns) > lim {
 					continue
 				}
-				ni := b.ids[i]
-				nm := &r.names[ni]
-				d := osa(rs, nm.runes, k)
-				if d > k {
-					continue
-				}
-				if nm.key != nm.base && d > r.opts.allowance(Normal, n) {
-					// An inflected form gets only the normal allowance:
-					// "strong" is two edits from "storing", not a /store.
-					continue
-				}
-				m := match{verb: nm.verb, name: ni, d: d}
-				if accept {
-					s.matches = addMatch(s.matches, m)
-				} else {
-					s.near = addMatch(s.near, m)
-				}
+				visit(b.ids[i])
 			}
 		}
 	}
 }
 
-// phoneticScan finds names whose Double Metaphone code equals the token's,
-// whose Soundex digits agree (so /data never sounds like "edit") and that
-// are within one edit more than the verb's allowance.
+// phoneticScan finds names whose Soundex digits agree with the token's (so
+// /data never sounds like "edit"), that are within one edit more than the
+// verb's allowance, and whose Double Metaphone code equals the token's.
+// Double Metaphone, the costly encoder, runs only when a name passes the
+// first two checks.
 func (r *Resolver) phoneticScan(s *scan, key string) {
 	s.r = r
 	compact := strings.ReplaceAll(key, " ", "")
@@ -487,27 +488,41 @@ func (r *Resolver) phoneticScan(s *scan, key string) {
 		return
 	}
 	sx := matchr.Soundex(compact)
-	if !r.soundexDigits[sx[1:]] {
-		return // no name sounds alike: skip the costlier Double Metaphone
+	cands := r.bySoundex[sx[1:]]
+	if len(cands) == 0 {
+		return
 	}
-	p, sec := matchr.DoubleMetaphone(compact)
 	var buf [64]rune
 	rs := toRunes(buf[:0], key)
-	for _, code := range []string{p, sec} {
-		if code == "" {
+	var code [2]string
+	coded := false
+	for _, ni := range cands {
+		nm := &r.names[ni]
+		k := r.opts.allowance(r.verbs[nm.verb].strict, len(rs)) + 1
+		d := osa(rs, nm.runes, k)
+		if d > k {
 			continue
 		}
-		for _, ni := range r.phon[code] {
-			nm := &r.names[ni]
-			if nm.soundex == "" || nm.soundex[1:] != sx[1:] {
-				continue
-			}
-			k := r.opts.allowance(r.verbs[nm.verb].strict, len(rs)) + 1
-			if d := osa(rs, nm.runes, k); d <= k {
-				s.matches = addMatch(s.matches, match{verb: nm.verb, name: ni, d: d})
+		if !coded {
+			code[0], code[1] = matchr.DoubleMetaphone(compact)
+			coded = true
+		}
+		if sameCode(code, nm.dm) {
+			s.matches = addMatch(s.matches, match{verb: nm.verb, name: ni, d: d})
+		}
+	}
+}
+
+// sameCode reports whether two Double Metaphone results share a code.
+func sameCode(a, b [2]string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x != "" && x == y {
+				return true
 			}
 		}
 	}
+	return false
 }
 
 func addMatch(ms []match, m match) []match {
