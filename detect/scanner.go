@@ -193,6 +193,10 @@ func (s *Scanner) write(p []byte) (int, error) {
 		}
 		s.buf, s.hot = s.buf[:0], 0
 		p = p[i+1:]
+		if len(p) <= 16 && indexNL(p) < 0 {
+			s.buffer(p) // the start of the next line, as when streaming
+			return n, nil
+		}
 	}
 	c := s.feed(p, false)
 	s.buffer(p[c:])
