@@ -128,6 +128,16 @@ func run(w io.Writer, data string, size int) error {
 		}
 		fmt.Fprintf(w, "  resolved by a tier other than exact/case: %d\n", nonExact)
 	}
+	fmt.Fprint(w, "\n(d) tokens that must never become verbs, our vocabulary:")
+	for _, tok := range []string{"etc", "data", "tmp", "app", "div", "f", "usr", "dev", "bin", "home", "var", "api"} {
+		res := r.Resolve(tok)
+		if res.OK() {
+			fmt.Fprintf(w, " /%s→%s(%s)", tok, res.Verb, res.Tier)
+		} else {
+			fmt.Fprintf(w, " /%s→none", tok)
+		}
+	}
+	fmt.Fprintln(w)
 	return nil
 }
 
