@@ -2,9 +2,11 @@ package grammarbridge
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,20 +107,25 @@ var noWild = wild{start: -1}
 
 // cont is a continuation: where to resume when the current alternative
 // completes.
+// Continuations live in m.conts and refer to each other by index (-1 is
+// the top level): they hold no pointers, so writing them is cheap.
 type cont struct {
-	parent *cont
-	alt    *calt
-	part   int
-	pos    int // input position where this rule was entered (for repeats)
-	depth  int
+	parent int32 // continuation of the alternative that entered the rule
+	alt    int32 // that alternative's id
+	part   int32 // the part that entered the rule
+	pos    int32 // input position where the rule was entered (for repeats)
+	depth  int32
+	serial int32 // unique within a match, for the failure memo
 
 	// collect, when set, makes this a collecting continuation: the rule's
-	// outcomes are stored there instead of continuing (see enter).
-	serial   int32 // unique within a match, for the failure memo
-	collect  int   // 1 + index in m.entries, or 0
-	segStart int   // trail index of the rule's evBegin
-	outer    int   // trail index of the stand-in for the caller's open wildcard, or -1
+	// outcomes are stored there instead of continuing (see outcomes).
+	collect  int32 // 1 + index in m.entries, or 0
+	segStart int32 // trail index of the rule's evBegin
+	outer    int32 // trail index of the stand-in for the caller's open wildcard, or -1
 }
+
+// top is the continuation of the start rule's alternatives.
+const top int32 = -1
 
 // memoKey identifies a rule entered at an input position, with or
 // without a wildcard open.
@@ -165,7 +172,8 @@ type outcome struct {
 type matcher struct {
 	g     *Grammar
 	in    string
-	trail []event
+	tbuf  []event // the trail: tbuf[:tn]; kept by length so that pushing and
+	tn    int     // truncating write no pointer (no GC write barrier)
 	work  int
 	limit int
 	err   error
@@ -181,11 +189,12 @@ type matcher struct {
 	succ       int // successes so far: results recorded and outcomes collected
 	busyHits   int // rules found busy (left recursion): failures then are not final
 	failHits   int
+	nrec       int         // results recorded, duplicates included
 	serial     int32       // last continuation serial
 	entries    []memoEntry // reused across inputs
 	nent       int         // entries in use
 	segs       []event     // trail segments of pending outcomes
-	chunks     []*[64]cont // continuation arena, used LIFO
+	conts      []cont      // continuation arena, used LIFO
 	ctop       int         // conts in use
 	frames     []frame     // scratch for build
 	slotBuf    []slotVal   // scratch for build
@@ -243,7 +252,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	} else {
 		clear(m.failed)
 	}
-	m.succ, m.busyHits, m.serial = 0, 0, 0
+	m.succ, m.busyHits, m.serial, m.nrec = 0, 0, 0, 0
 	if len(m.index) > 64 {
 		m.index = nil
 	} else {
@@ -263,23 +272,50 @@ func (g *Grammar) release(m *matcher) {
 	g.pool.Put(m)
 }
 
-// newCont returns a continuation from the arena; the caller releases it
-// with m.ctop-- once the call that uses it returns.
-func (m *matcher) newCont() *cont {
+// push appends ev to the trail.
+func (m *matcher) push(ev event) {
+	if m.tn == len(m.tbuf) {
+		m.tbuf = append(m.tbuf, make([]event, len(m.tbuf)+32)...)
+	}
+	m.tbuf[m.tn] = ev
+	m.tn++
+}
+
+// pushSeg appends a recorded segment to the trail.
+func (m *matcher) pushSeg(seg []event) {
+	for m.tn+len(seg) > len(m.tbuf) {
+		m.tbuf = append(m.tbuf, make([]event, len(m.tbuf)+32)...)
+	}
+	copy(m.tbuf[m.tn:], seg)
+	m.tn += len(seg)
+}
+
+// pushCont adds a continuation to the arena and returns its index; the
+// caller releases it with m.ctop-- once the call that uses it returns.
+func (m *matcher) pushCont(k cont) int32 {
 	i := m.ctop
 	m.ctop++
-	if i/64 == len(m.chunks) {
-		m.chunks = append(m.chunks, new([64]cont))
+	if i == len(m.conts) {
+		m.conts = append(m.conts, k)
+	} else {
+		m.conts[i] = k
 	}
-	return &m.chunks[i/64][i%64]
+	return int32(i)
 }
 
 func (m *matcher) run() {
-	m.trail = m.trail[:0]
+	m.tn = 0
+	ch, known := m.firstByte(0, noWild)
 	for _, a := range m.g.start.alts {
-		m.trail = append(m.trail, event{kind: evBegin, alt: a.id, slot: -1})
-		m.step(nil, a, 0, 0, noWild)
-		m.trail = m.trail[:0]
+		if known && !a.firstAny && (ch < 0 || !a.first.has(byte(ch))) {
+			if m.track && len(a.parts) > 0 {
+				m.expectPart(0, &a.parts[0])
+			}
+			continue
+		}
+		m.push(event{kind: evBegin, alt: a.id, slot: -1})
+		m.step(top, a, 0, 0, noWild)
+		m.tn = 0
 		if m.err != nil {
 			return
 		}
@@ -305,7 +341,7 @@ func (m *matcher) expect(pos int, what string) {
 }
 
 // step matches part i of alternative a at pos, then everything after it.
-func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
+func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 	if m.err != nil {
 		return
 	}
@@ -367,26 +403,25 @@ func (m *matcher) step(c *cont, a *calt, i int, pos int, w wild) {
 			if m.track {
 				m.expect(pos, "$("+p.name+")")
 			}
-			n := len(m.trail)
-			m.trail = append(m.trail, event{kind: evWild, slot: int32(p.slot)})
+			n := m.tn
+			m.push(event{kind: evWild, slot: int32(p.slot)})
 			m.step(c, a, i+1, pos, wild{start: pos, ev: n})
-			m.trail = m.trail[:n]
+			m.tn = n
 		}
 		// A wildcard directly after another never matches (TypeAgent).
 		if p.optional {
 			m.stepMemo(c, a, i+1, pos, w)
 		}
 	case partRules:
-		depth := 1
-		if c != nil {
-			depth = c.depth + 1
+		depth := int32(1)
+		if c != top {
+			depth = m.conts[c].depth + 1
 		}
 		if depth > maxDepth {
 			m.err = fmt.Errorf("grammar match: rules nested more than %d deep (left recursion?): %w", maxDepth, ErrWorkLimit)
 			return
 		}
-		k := m.newCont()
-		*k = cont{parent: c, alt: a, part: i, pos: pos, depth: depth, serial: m.nextSerial(), outer: -1}
+		k := m.pushCont(cont{parent: c, alt: a.id, part: int32(i), pos: int32(pos), depth: depth, serial: m.nextSerial(), outer: -1})
 		m.enter(k, p, pos, w)
 		m.ctop--
 		if p.optional {
@@ -412,14 +447,14 @@ type failKey struct {
 // explored again. Success never depends on the values captured so far, so
 // this changes no result; it is what keeps grammars with many optional
 // parts and wildcards from taking exponential time.
-func (m *matcher) stepMemo(c *cont, a *calt, i int, pos int, w wild) {
-	if i == len(a.parts) && c == nil || m.work < failMemoAfter {
+func (m *matcher) stepMemo(c int32, a *calt, i int, pos int, w wild) {
+	if i == len(a.parts) && c == top || m.work < failMemoAfter {
 		m.step(c, a, i, pos, w)
 		return
 	}
 	var serial int32
-	if c != nil {
-		serial = c.serial
+	if c != top {
+		serial = m.conts[c].serial
 	}
 	key := failKey{serial, a.id, int32(i), int32(pos), int32(w.start)}
 	if _, failed := m.failed[key]; failed {
@@ -442,7 +477,7 @@ func (m *matcher) nextSerial() int32 {
 }
 
 // enter tries every alternative of p's rule at pos, continuing with k.
-func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
+func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
 	r := p.rule
 	ch, known := m.firstByte(pos, w)
 	if known && !r.firstAny && (ch < 0 || !r.first.has(byte(ch))) {
@@ -451,20 +486,20 @@ func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
 		}
 		return
 	}
-	n := len(m.trail)
+	n := m.tn
 	if m.firstVisit(r, pos, w.start >= 0) {
 		// Most rules are entered once at a position: explore them in place.
 		// Only a second visit collects and memoizes their outcomes.
 		for _, sub := range r.alts {
-			if ch, known := m.firstByte(pos, w); known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
 				if m.track && len(sub.parts) > 0 {
 					m.expectPart(pos, &sub.parts[0])
 				}
 				continue
 			}
-			m.trail = append(m.trail, event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+			m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 			m.step(k, sub, 0, pos, w)
-			m.trail = m.trail[:n]
+			m.tn = n
 			if m.err != nil {
 				return
 			}
@@ -477,8 +512,8 @@ func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
 	}
 	for i := 0; i < len(m.entries[idx].outs); i++ {
 		o := m.entries[idx].outs[i] // entries may grow below: copy
-		m.trail = append(m.trail, m.segs[o.seg:o.seg+o.nseg]...)
-		m.trail[n].slot = int32(p.slot) // the segment was recorded under another caller
+		m.pushSeg(m.segs[o.seg : o.seg+o.nseg])
+		m.tbuf[n].slot = int32(p.slot) // the segment was recorded under another caller
 		w2 := noWild
 		switch {
 		case o.passOuter:
@@ -487,11 +522,11 @@ func (m *matcher) enter(k *cont, p *cpart, pos int, w wild) {
 			w2 = wild{start: o.wstart, ev: n + o.wev}
 		}
 		if o.closedOuter {
-			ev := &m.trail[w.ev]
+			ev := &m.tbuf[w.ev]
 			ev.a, ev.b = o.oa, o.ob
 		}
 		m.afterRule(k, p, o.end, w2)
-		m.trail = m.trail[:n]
+		m.tn = n
 		if m.err != nil {
 			return
 		}
@@ -554,7 +589,7 @@ func (m *matcher) memoSlot(r *crule, pos int, open bool) *uint64 {
 // outcomes returns the index in m.entries of the distinct outcomes of p's
 // rule at pos, computing them once per input. With a wildcard open, the
 // outcomes also say where the rule closed it.
-func (m *matcher) outcomes(k *cont, p *cpart, pos int, w wild) int {
+func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
 	open := w.start >= 0
 	slot := m.memoSlot(p.rule, pos, open)
 	key := memoKey{p.rule, pos, open}
@@ -589,60 +624,61 @@ func (m *matcher) outcomes(k *cont, p *cpart, pos int, w wild) int {
 		}
 		m.memo[key] = idx
 	}
-	base := len(m.trail)
+	base := m.tn
 	w2 := noWild
 	if open {
 		// A stand-in for the caller's open wildcard, which the rule may
 		// close: collect reads where.
-		m.trail = append(m.trail, event{kind: evWild, slot: -1})
+		m.push(event{kind: evWild, slot: -1})
 		w2 = wild{start: w.start, ev: base}
 	}
-	n := len(m.trail)
-	col := m.newCont()
-	*col = cont{collect: idx + 1, segStart: n, depth: k.depth, serial: m.nextSerial(), outer: -1}
+	n := m.tn
+	col := m.pushCont(cont{parent: top, collect: int32(idx + 1), segStart: int32(n), depth: m.conts[k].depth, serial: m.nextSerial(), outer: -1})
 	if open {
-		col.outer = w2.ev
+		m.conts[col].outer = int32(w2.ev)
 	}
+	ch, known := m.firstByte(pos, w2)
 	for _, sub := range p.rule.alts {
-		if ch, known := m.firstByte(pos, w2); known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
 			if m.track && len(sub.parts) > 0 {
 				m.expectPart(pos, &sub.parts[0])
 			}
 			continue
 		}
-		m.trail = append(m.trail, event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+		m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 		m.step(col, sub, 0, pos, w2)
-		m.trail = m.trail[:n]
+		m.tn = n
 		if m.err != nil {
 			break
 		}
 	}
 	m.ctop--
-	m.trail = m.trail[:base]
+	m.tn = base
 	m.entries[idx].busy = false
 	return idx
 }
 
 // collect stores an outcome of the rule being memoized, unless an equal
 // one (same end, same value and counts) is already there.
-func (m *matcher) collect(c *cont, pos int, w wild) {
+func (m *matcher) collect(c int32, pos int, w wild) {
+	k := m.conts[c]
 	m.succ++
-	seg := m.trail[c.segStart:]
+	seg := m.tbuf[k.segStart:m.tn]
 	off := len(m.segs)
 	m.segs = append(m.segs, seg...)
 	o := outcome{end: pos, seg: off, nseg: len(seg)}
-	if c.outer >= 0 {
-		if w.start >= 0 && w.ev == c.outer {
+	if k.outer >= 0 {
+		if w.start >= 0 && w.ev == int(k.outer) {
 			o.passOuter = true // consumed nothing: the caller's wildcard is still open
 		} else {
-			ev := &m.trail[c.outer]
+			ev := &m.tbuf[k.outer]
 			o.closedOuter, o.oa, o.ob = true, ev.a, ev.b
 		}
 	}
 	if w.start >= 0 && !o.passOuter {
-		o.pending, o.wstart, o.wev = true, w.start, w.ev-c.segStart
+		o.pending, o.wstart, o.wev = true, w.start, w.ev-int(k.segStart)
 	}
-	e := &m.entries[c.collect-1]
+	e := &m.entries[k.collect-1]
 	if !o.pending && !o.passOuter {
 		for i := range e.outs {
 			p := &e.outs[i]
@@ -667,14 +703,14 @@ func (m *matcher) collect(c *cont, pos int, w wild) {
 
 // afterRule continues after p's rule (entered with continuation k) has
 // matched up to pos.
-func (m *matcher) afterRule(k *cont, p *cpart, pos int, w wild) {
-	if p.repeat && pos > k.pos {
-		k2 := m.newCont()
-		*k2 = cont{parent: k.parent, alt: k.alt, part: k.part, pos: pos, depth: k.depth, serial: m.nextSerial(), outer: -1}
+func (m *matcher) afterRule(k int32, p *cpart, pos int, w wild) {
+	kc := m.conts[k] // a copy: the arena may grow below
+	if p.repeat && pos > int(kc.pos) {
+		k2 := m.pushCont(cont{parent: kc.parent, alt: kc.alt, part: kc.part, pos: int32(pos), depth: kc.depth, serial: m.nextSerial(), outer: -1})
 		m.enter(k2, p, pos, w)
 		m.ctop--
 	}
-	m.stepMemo(k.parent, k.alt, k.part+1, pos, w)
+	m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
 }
 
 // expectString records the first token of p that does not match at pos
@@ -726,27 +762,28 @@ func (m *matcher) expectRule(pos int, r *crule) {
 	}
 }
 
-func (m *matcher) bindNumber(c *cont, a *calt, i int, p *cpart, v float64, e int) {
-	n := len(m.trail)
-	m.trail = append(m.trail, event{kind: evNum, slot: int32(p.slot), num: v})
+func (m *matcher) bindNumber(c int32, a *calt, i int, p *cpart, v float64, e int) {
+	n := m.tn
+	m.push(event{kind: evNum, slot: int32(p.slot), num: v})
 	m.step(c, a, i+1, e, noWild)
-	m.trail = m.trail[:n]
+	m.tn = n
 }
 
 // finishAlt continues after alternative a has matched up to pos.
-func (m *matcher) finishAlt(c *cont, a *calt, pos int, w wild) {
-	n := len(m.trail)
-	m.trail = append(m.trail, event{kind: evEnd})
-	defer func() { m.trail = m.trail[:n] }()
-	if c == nil {
+func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
+	n := m.tn
+	m.push(event{kind: evEnd})
+	defer func() { m.tn = n }()
+	if c == top {
 		m.finishTop(pos, w)
 		return
 	}
-	if c.collect != 0 {
+	kc := &m.conts[c]
+	if kc.collect != 0 {
 		m.collect(c, pos, w)
 		return
 	}
-	m.afterRule(c, &c.alt.parts[c.part], pos, w)
+	m.afterRule(c, &m.g.alts[kc.alt].parts[kc.part], pos, w)
 }
 
 // finishTop completes a parse of the whole input: a pending wildcard takes
@@ -772,7 +809,7 @@ func (m *matcher) setWild(w wild, end int) bool {
 	if a == b {
 		return false
 	}
-	ev := &m.trail[w.ev]
+	ev := &m.tbuf[w.ev]
 	ev.a, ev.b = int32(a), int32(b)
 	return true
 }
@@ -1038,7 +1075,8 @@ func parseBase(digits string, base int) float64 {
 // results.
 func (m *matcher) record() {
 	m.succ++
-	out := m.build(m.trail)
+	m.nrec++
+	out := m.build(m.tbuf[:m.tn])
 	v, st := out.v, out.st
 	if v == Undefined {
 		v = nil
@@ -1090,15 +1128,17 @@ func better(a, b stats) bool {
 
 func (m *matcher) ranked() []Match {
 	rs := m.results
-	sort.SliceStable(rs, func(i, j int) bool {
-		if better(rs[i].st, rs[j].st) {
-			return true
-		}
-		if better(rs[j].st, rs[i].st) {
-			return false
-		}
-		return rs[i].order < rs[j].order
-	})
+	if len(rs) > 1 {
+		slices.SortStableFunc(rs, func(a, b result) int {
+			switch {
+			case better(a.st, b.st):
+				return -1
+			case better(b.st, a.st):
+				return 1
+			}
+			return cmp.Compare(a.order, b.order)
+		})
+	}
 	out := make([]Match, len(rs))
 	for i, r := range rs {
 		out[i] = Match{Value: r.value, MatchedValues: r.st.values, WildcardChars: r.st.wildChars}
