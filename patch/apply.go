@@ -84,10 +84,11 @@ func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
 
 // text is the original split into lines.
 type text struct {
-	raw  []string // lines with their terminators
-	ws   []string // lineKey of each line with whitespace normalised; filled on first use
-	size int      // bytes
-	crlf bool     // most lines end in "\r\n"
+	raw  []string        // lines with their terminators
+	ws   []string        // lineKey of each line with whitespace normalised; filled on first use
+	lead map[string]bool // the indentations of the lines; filled on first use
+	size int             // bytes
+	crlf bool            // most lines end in "\r\n"
 }
 
 func newText(s string) *text {
@@ -111,6 +112,19 @@ func (t *text) wsKeys() []string {
 		}
 	}
 	return t.ws
+}
+
+// leads returns the set of the lines' indentations, computing it once.
+func (t *text) leads() map[string]bool {
+	if t.lead == nil {
+		t.lead = map[string]bool{}
+		for _, l := range t.raw {
+			if k := lineKey(l); strings.TrimLeft(k, " \t") != "" {
+				t.lead[leading(k)] = true
+			}
+		}
+	}
+	return t.lead
 }
 
 // splitLines splits s after each "\n"; the last line may lack one.
@@ -225,8 +239,12 @@ func (p *Patch) build(t *text, places []place, careful bool) string {
 			w.line(l, "")
 		}
 		convert, crlf := false, false
+		var indent *reindent
 		if careful {
 			convert, crlf = pl.eol(t)
+			if pl.ws {
+				indent = learnIndent(t, pl)
+			}
 		}
 		j := pl.at
 		for _, l := range pl.lines {
@@ -237,15 +255,19 @@ func (p *Patch) build(t *text, places []place, careful bool) string {
 			case Delete:
 				j++
 			case Insert:
+				text := l.Text
+				if indent != nil {
+					text = indent.line(text)
+				}
 				switch {
 				case l.NoEOL:
-					w.line(l.Text, "")
+					w.line(text, "")
 				case !convert:
-					w.line(l.Text, "\n")
+					w.line(text, "\n")
 				case crlf:
-					w.line(strings.TrimSuffix(l.Text, "\r"), "\r\n")
+					w.line(strings.TrimSuffix(text, "\r"), "\r\n")
 				default:
-					w.line(strings.TrimSuffix(l.Text, "\r"), "\n")
+					w.line(strings.TrimSuffix(text, "\r"), "\n")
 				}
 			}
 		}

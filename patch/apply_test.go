@@ -223,3 +223,31 @@ func TestApplyBlindHunkFollowsNeighbours(t *testing.T) {
 		t.Errorf("report %+v", rep.Hunks)
 	}
 }
+
+// TestApplyReindent: with whitespace ignored, inserted lines take the
+// text's indentation only when the hunk's own lines show how.
+func TestApplyReindent(t *testing.T) {
+	text := "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n"
+	opt := Options{Fuzz: DefaultFuzz, IgnoreWhitespace: true}
+	for _, tc := range []struct{ name, diff, want string }{
+		{"retyped with spaces, added lines too",
+			"@@ -2,3 +2,4 @@\n     if x {\n+        log()\n         return\n     }\n",
+			"func f() {\n\tif x {\n\t\tlog()\n\t\treturn\n\t}\n}\n"},
+		{"only context damaged: added lines kept",
+			"@@ -2,3 +2,4 @@\n     if x {\n+\t\tlog()\n \t\treturn\n \t}\n",
+			"func f() {\n\tif x {\n\t\tlog()\n\t\treturn\n\t}\n}\n"},
+		{"an indentation the text has is kept",
+			"@@ -2,3 +2,4 @@\n     if x {\n+\tlog()\n \t\treturn\n \t}\n",
+			"func f() {\n\tif x {\n\tlog()\n\t\treturn\n\t}\n}\n"},
+		{"no evidence: kept",
+			"@@ -2,3 +2,4 @@\n \tif  x {\n+   odd()\n \t\treturn\n \t}\n",
+			"func f() {\n\tif x {\n   odd()\n\t\treturn\n\t}\n}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _, err := ApplyWith(text, tc.diff, opt)
+			if err != nil || got != tc.want {
+				t.Errorf("got %q, %v\nwant %q", got, err, tc.want)
+			}
+		})
+	}
+}

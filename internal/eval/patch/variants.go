@@ -46,6 +46,7 @@ func generators() []generator {
 		{"short", "(extra) context cut to 1 line at each end of every hunk, then line numbers shifted as in \"lines\": little context, wrong numbers", shortContext, false},
 		{"headers", "everything before the first @@ removed (no diff --git, index, --- or +++ lines)", noHeaders, false},
 		{"whitespace", "half of the context and removed lines damaged: leading tabs to spaces or back, trailing blanks cut or added, inner blanks doubled", whitespace, true},
+		{"retyped", "(extra) every leading tab of every hunk line, added lines included, written as 4 spaces, as a model that types spaces does", retyped, true},
 		{"mixed", "(extra) drift, then headers removed, then line numbers shifted as in \"lines\", then whitespace damage, all at once", mixed, true},
 		{"counts", "(extra) every @@ count (,b and ,d) off by an independent nonzero amount in [-3,3] (kept >= 0)", wrongCounts, false},
 		{"bare", "(extra) headers removed and every @@ line reduced to \"@@\", as models often write", bare, false},
@@ -183,6 +184,34 @@ func wrongLines(ch change, r *rand.Rand) (variant, bool, error) {
 		return fmt.Sprintf("@@ -%d%s +%d%s @@", o+shift, m[2], n+shift, m[4])
 	})
 	return variant{ch.old, d, ch.new}, true, nil
+}
+
+// retyped writes every leading tab of the hunks' lines as four spaces.
+func retyped(ch change, _ *rand.Rand) (variant, bool, error) {
+	lines := strings.SplitAfter(ch.dif, "\n")
+	inHunk, changed := false, false
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			inHunk = true
+			continue
+		case strings.HasPrefix(l, "diff --git"):
+			inHunk = false
+		}
+		if !inHunk || l == "" || !strings.ContainsRune(" +-", rune(l[0])) {
+			continue
+		}
+		body := l[1:]
+		t := strings.TrimLeft(body, "\t")
+		if n := len(body) - len(t); n > 0 {
+			lines[i] = l[:1] + strings.Repeat("    ", n) + t
+			changed = true
+		}
+	}
+	if !changed {
+		return variant{}, false, nil // no tab to retype: not counted
+	}
+	return variant{ch.old, strings.Join(lines, ""), ch.new}, true, nil
 }
 
 // mixed applies drift, noHeaders, wrongLines and whitespace in turn.
