@@ -71,6 +71,9 @@ func runPatchApply(sio *stdio, args []string) error {
 		return err
 	}
 	out, rep, err := patch.ApplyWith(original, diffText, patch.Options{Strict: *strict, Fuzz: *fuzz, IgnoreWhitespace: ignoreWS})
+	if errors.Is(err, patch.ErrAmbiguous) {
+		return fmt.Errorf("%w (--strict applies a diff whose line numbers are right where they say)", err)
+	}
 	if err != nil {
 		return err
 	}
