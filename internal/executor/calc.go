@@ -8,11 +8,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/optimizer"
+	"github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/pattern-dialect/dialect/intent"
@@ -40,6 +46,7 @@ type Calc struct {
 	timeout  time.Duration
 	env      map[string]any
 	opts     []expr.Option
+	configs  sync.Pool // of *conf.Config: building one costs more than an evaluation, and a checker writes to it
 	units    *unitTable
 }
 
@@ -72,7 +79,40 @@ func NewCalc(o CalcOptions) *Calc {
 	for _, f := range calcFuncs {
 		c.opts = append(c.opts, expr.Function(f.name, f.call, f.types...))
 	}
+	c.configs.New = func() any {
+		cfg := conf.CreateNew()
+		for _, op := range c.opts {
+			op(cfg)
+		}
+		for name := range cfg.Disabled {
+			delete(cfg.Builtins, name)
+		}
+		cfg.Check()
+		return cfg
+	}
 	return c
+}
+
+// compile is expr.Compile with the guard run between parsing and checking,
+// on a pooled configuration.
+func (c *Calc) compile(code string, g *calcGuard) (*vm.Program, error) {
+	cfg := c.configs.Get().(*conf.Config)
+	defer c.configs.Put(cfg)
+	tree, err := parser.ParseWithConfig(code, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ast.Walk(&tree.Node, g)
+	if g.err != nil {
+		return nil, g.err
+	}
+	if _, err := checker.Check(tree, cfg); err != nil {
+		return nil, err
+	}
+	if err := optimizer.Optimize(&tree.Node, cfg); err != nil {
+		return nil, err
+	}
+	return compiler.Compile(tree, cfg)
 }
 
 // Eval evaluates in.Expr.
@@ -165,7 +205,7 @@ func (c *Calc) run(ctx context.Context, prefix []string, last string) (any, erro
 	code := prog.String()
 
 	g := &calcGuard{max: c.maxNodes}
-	program, err := expr.Compile(code, append(c.opts[:len(c.opts):len(c.opts)], expr.Patch(g))...)
+	program, err := c.compile(code, g)
 	if g.err != nil {
 		return nil, g.err
 	}
