@@ -137,9 +137,15 @@ func (s *Scanner) Write(p []byte) (int, error) {
 		return s.write(p)
 	}
 	var x uint64
-	if len(p) == 8 {
+	switch {
+	case len(p) == 8:
 		x = binary.LittleEndian.Uint64(p)
-	} else {
+	case len(p) >= 4:
+		x = uint64(binary.LittleEndian.Uint32(p))
+		for i := 4; i < len(p); i++ {
+			x |= uint64(p[i]) << (8 * i)
+		}
+	default:
 		for i, c := range p {
 			x |= uint64(c) << (8 * i)
 		}
