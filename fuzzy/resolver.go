@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -179,6 +180,7 @@ func (r *Resolver) Options() Options { return r.opts }
 func (r *Resolver) Resolve(token string) Result {
 	if res, ok := r.exactHit[token]; ok {
 		res.Input = token
+		res.Candidates = slices.Clone(res.Candidates) // callers may modify theirs
 		return res
 	}
 	return r.slow(token)
@@ -258,6 +260,7 @@ func (r *Resolver) slow(token string) Result {
 		}
 		if res, ok := r.foldHit[string(b)]; ok {
 			res.Input = token
+			res.Candidates = slices.Clone(res.Candidates)
 			return res
 		}
 	} else if off := mixedScript(token); off >= 0 {
@@ -269,6 +272,7 @@ func (r *Resolver) slow(token string) Result {
 	}
 	if res, ok := r.foldHit[key]; ok {
 		res.Input = token
+		res.Candidates = slices.Clone(res.Candidates)
 		return res
 	}
 	if !isASCII(key) {

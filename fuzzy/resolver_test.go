@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
-	"slices"
 	"sync"
 	"testing"
 
@@ -132,6 +131,11 @@ func TestResolveAmbiguous(t *testing.T) {
 	res := r.Resolve("remember")
 	if res.Code != AmbiguousVerb || len(res.Candidates) != 2 || !errors.Is(res.Err(), ErrAmbiguousVerb) {
 		t.Fatalf("remember: %+v", res)
+	}
+	// Results do not share their candidates with the resolver.
+	res.Candidates[0].Verb = "mangled"
+	if again := r.Resolve("remember"); again.Candidates[0].Verb == "mangled" {
+		t.Error("a caller's change to Candidates leaked into the resolver")
 	}
 	es := testEntries()
 	es[0].Priority = 1
@@ -342,5 +346,3 @@ func ExampleResolver_Resolve() {
 	// serch: search (edit)
 	// aprove: UNKNOWN_VERB: /aprove is not a verb — did you mean /approve?
 }
-
-var _ = slices.Contains[[]string]
