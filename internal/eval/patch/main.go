@@ -40,10 +40,14 @@ func main() {
 	dump := flag.String("dump", "", "VARIANT/SET/NNNN: write that variant's old, diff and want into -out and stop")
 	outDir := flag.String("out", os.TempDir(), "where -dump writes")
 	flag.Parse()
+	if _, err := os.Stat(filepath.Join(*data, "diffs")); err != nil {
+		fmt.Printf("eval patch: skipped, no data (%v); set -data or DIALECT_DATA\n", err)
+		return
+	}
 	changes, err := loadChanges(filepath.Join(*data, "diffs"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval patch:", err)
-		os.Exit(2)
+		os.Exit(1)
 	}
 	if *dump != "" {
 		if err := dumpVariant(changes, *dump, *seed, *outDir); err != nil {
