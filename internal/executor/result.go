@@ -93,14 +93,20 @@ func Clean(s string) string {
 }
 
 func isClean(s string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= utf8.RuneSelf {
-			return false // decide the slow way
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
 		}
-		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || (r >= 0x80 && r <= 0x9f) || isBidiControl(r) {
 			return false
 		}
+		i += size
 	}
 	return true
 }
