@@ -595,6 +595,11 @@ func computeFirst(start *crule) {
 		}
 	}
 	walk(start)
+	// anyStart: some match can start with any byte (a capture, a
+	// non-ASCII or all-separator token); nullable: it can match nothing.
+	// Both make firstAny, which is what the matcher tests; a nullable rule
+	// still lets its parent see the first bytes of the parts after it.
+	anyStart := map[*crule]bool{}
 	nullable := map[*crule]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -602,21 +607,20 @@ func computeFirst(start *crule) {
 			var first byteSet
 			any, null := false, false
 			for _, a := range r.alts {
-				a.first, a.firstAny = byteSet{}, false
-				altNull := true
+				a.first = byteSet{}
+				altAny, altNull := false, true
 				for i := range a.parts {
 					p := &a.parts[i]
 					pnull := p.optional
 					switch p.kind {
 					case partString:
-						c := p.toks[0].runes[0]
-						if c >= utf8.RuneSelf || isSep(c) {
-							a.firstAny = true
+						// The input's first byte after separators is the
+						// token's first non-separator (a token may start
+						// with quotes: 'send').
+						if c, ok := firstNonSep(p.toks[0].runes); ok {
+							a.first.add(c)
 						} else {
-							if 'A' <= c && c <= 'Z' {
-								c += 'a' - 'A'
-							}
-							a.first.add(byte(c))
+							altAny = true
 						}
 					case partNumber:
 						for c := byte('0'); c <= '9'; c++ {
@@ -624,11 +628,9 @@ func computeFirst(start *crule) {
 						}
 						a.first.add('+')
 					case partWildcard:
-						a.firstAny = true
+						altAny = true
 					case partRules:
-						if p.rule.firstAny {
-							a.firstAny = true
-						}
+						altAny = altAny || anyStart[p.rule]
 						a.first.union(&p.rule.first)
 						pnull = pnull || nullable[p.rule]
 					case partPhrase:
@@ -639,15 +641,14 @@ func computeFirst(start *crule) {
 						break
 					}
 				}
-				if altNull {
-					a.firstAny = true
-					null = true
-				}
-				any = any || a.firstAny
+				a.firstAny = altAny || altNull
+				any = any || altAny
+				null = null || altNull
 				first.union(&a.first)
 			}
-			if first != r.first || any != r.firstAny || null != nullable[r] {
-				r.first, r.firstAny, nullable[r] = first, any, null
+			if first != r.first || any != anyStart[r] || null != nullable[r] {
+				r.first, anyStart[r], nullable[r] = first, any, null
+				r.firstAny = any || null
 				changed = true
 			}
 		}
@@ -665,4 +666,22 @@ func (c *compiler) newAlt(a *calt) *calt {
 func (c *compiler) newRule(name string) *crule {
 	c.nrules++
 	return &crule{id: int32(c.nrules - 1), name: name}
+}
+
+// firstNonSep returns the folded first non-separator byte of a token whose
+// leading separators are all ASCII, or false.
+func firstNonSep(tok []rune) (byte, bool) {
+	for _, c := range tok {
+		if c >= utf8.RuneSelf {
+			return 0, false
+		}
+		if asciiSep[c] {
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return byte(c), true
+	}
+	return 0, false
 }
