@@ -104,11 +104,27 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 	enc.SetEscapeHTML(false)
 
 	if !*jsonl {
-		msg, err := io.ReadAll(sio.in)
-		if err != nil {
-			return fmt.Errorf("reading stdin: %w", err)
+		// Stream stdin into the scanner, N bytes per Write (64 KiB when N
+		// is 0): memory stays bounded by the longest line, not the input.
+		buf := make([]byte, *chunk)
+		if *chunk == 0 {
+			buf = make([]byte, 64<<10)
 		}
-		actions := scanChunked(sc, msg, *chunk)
+		for {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			n, err := io.ReadFull(sio.in, buf)
+			sc.Write(buf[:n])
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("reading stdin: %w", err)
+			}
+		}
+		sc.Close()
+		actions := sc.Actions()
 		if *asJSON {
 			return encodeActions(enc, vocab, nil, actions)
 		}
