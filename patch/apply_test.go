@@ -54,6 +54,10 @@ func TestApplyCareful(t *testing.T) {
 			strings.NewReplacer("line 10\n", "line ten\n", "line 16\n", "line sixteen\n", "line 11\n", "line eleven\n").Replace(want), Options{Fuzz: 2}, HunkReport{Hunk: 1, Line: 10, Fuzz: 2}},
 		{"whitespace ignored", strings.Replace(text, "line 12\n", "  line\t 12  \n", 1), hunk,
 			strings.Replace(want, "line 12\n", "  line\t 12  \n", 1), Options{IgnoreWhitespace: true}, HunkReport{Hunk: 1, Line: 10, Whitespace: true}},
+		// Both places fit once the outer context is dropped; the context
+		// dropped matches one of them but for whitespace, so that one fits better.
+		{"dropped context decides", "p1\nX\nq1\nmid\np2\nX\nq2\n", "@@ -5,3 +5,3 @@\n p2 \n-X\n+Y\n zz\n",
+			"p1\nX\nq1\nmid\np2\nY\nq2\n", Options{Fuzz: 2}, HunkReport{Hunk: 1, Line: 5, Fuzz: 1}},
 		{"crlf text, lf patch", strings.ReplaceAll(text, "\n", "\r\n"), hunk, strings.ReplaceAll(want, "\n", "\r\n"), Options{}, HunkReport{Hunk: 1, Line: 10}},
 		{"start of text", "a\nb\nc\nd\n", "@@ -1,3 +1,4 @@\n+top\n a\n b\n c\n", "top\na\nb\nc\nd\n", Options{}, HunkReport{Hunk: 1, Line: 1}},
 		// The hunk's shape (context only before the change) says the end of

@@ -369,6 +369,9 @@ func (c *careful) locate(i int) (*fits, error) {
 				at = append(at, q)
 			}
 		}
+		if len(at) > 1 && lv.pf+lv.sf > 0 {
+			at = c.closest(i, lv, at)
+		}
 		if len(at) > 0 {
 			return &fits{lv: lv, m: m, at: at}, nil
 		}
@@ -378,6 +381,44 @@ func (c *careful) locate(i int) (*fits, error) {
 		where = fmt.Sprintf("between line %d and line %d, where the hunks around it leave room", lo+1, hi)
 	}
 	return nil, c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("its context and removed lines are found nowhere %s%s", where, how(level{fuzz: c.opt.Fuzz, ws: c.opt.IgnoreWhitespace})))
+}
+
+// closest keeps, of the places where hunk i fits at level lv, those whose
+// surroundings best match the context lines the level dropped: a dropped
+// line equal to the text's line counts two, equal but for whitespace one.
+// A place that matches more of the hunk fits better; where it is only
+// nearer to the stated line it does not.
+func (c *careful) closest(i int, lv level, at []int) []int {
+	old := c.oldKeys[i]
+	score := func(q int) int {
+		s := 0
+		for k := range len(old) {
+			if k >= lv.pf && k < len(old)-lv.sf {
+				continue // compared already
+			}
+			j := q - lv.pf + k
+			if j < 0 || j >= len(c.t.raw) {
+				continue
+			}
+			switch tk := lineKey(c.t.raw[j]); {
+			case tk == old[k]:
+				s += 2
+			case wsKey(tk) == wsKey(old[k]):
+				s++
+			}
+		}
+		return s
+	}
+	best, keep := -1, at[:0:0]
+	for _, q := range at {
+		switch s := score(q); {
+		case s > best:
+			best, keep = s, append(keep[:0], q)
+		case s == best:
+			keep = append(keep, q)
+		}
+	}
+	return keep
 }
 
 // how describes a level for messages.
