@@ -30,6 +30,7 @@ type Error struct {
 	Msg  string // a sentence saying what was wrong or expected
 }
 
+// Error formats the error as file:line:col: message.
 func (e *Error) Error() string {
 	file := e.File
 	if file == "" {
@@ -45,6 +46,7 @@ func (e *Error) Unwrap() error { return e.Kind }
 // compilation finds more than one problem.
 type ErrorList []*Error
 
+// Error returns the errors one per line.
 func (l ErrorList) Error() string {
 	var b strings.Builder
 	for i, e := range l {
@@ -85,6 +87,7 @@ type NoMatchError struct {
 	Expected []string // literal tokens ("play") and captures ("$(name)"), sorted, distinct
 }
 
+// Error says where matching stopped and what was expected there.
 func (e *NoMatchError) Error() string {
 	if len(e.Expected) == 0 {
 		return fmt.Sprintf("no match at offset %d", e.Offset)

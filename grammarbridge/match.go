@@ -186,10 +186,8 @@ type matcher struct {
 	lower      []byte          // the input lower-cased, when asciiState is 1
 	asciiState uint8           // 0 unknown, 1 the input is ASCII, 2 it is not
 	failed     map[failKey]struct{}
-	succ       int // successes so far: results recorded and outcomes collected
-	busyHits   int // rules found busy (left recursion): failures then are not final
-	failHits   int
-	nrec       int         // results recorded, duplicates included
+	succ       int         // successes so far: results recorded and outcomes collected
+	busyHits   int         // rules found busy (left recursion): failures then are not final
 	serial     int32       // last continuation serial
 	entries    []memoEntry // reused across inputs
 	nent       int         // entries in use
@@ -252,7 +250,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	} else {
 		clear(m.failed)
 	}
-	m.succ, m.busyHits, m.serial, m.nrec = 0, 0, 0, 0
+	m.succ, m.busyHits, m.serial = 0, 0, 0
 	if len(m.index) > 64 {
 		m.index = nil
 	} else {
@@ -458,7 +456,6 @@ func (m *matcher) stepMemo(c int32, a *calt, i int, pos int, w wild) {
 	}
 	key := failKey{serial, a.id, int32(i), int32(pos), int32(w.start)}
 	if _, failed := m.failed[key]; failed {
-		m.failHits++
 		return
 	}
 	succ, busy := m.succ, m.busyHits
@@ -1075,7 +1072,6 @@ func parseBase(digits string, base int) float64 {
 // results.
 func (m *matcher) record() {
 	m.succ++
-	m.nrec++
 	out := m.build(m.tbuf[:m.tn])
 	v, st := out.v, out.st
 	if v == Undefined {
