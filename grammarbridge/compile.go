@@ -132,6 +132,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		}
 	}
 	computeFirst(start)
+	dropRedundantSkips(start)
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
@@ -684,4 +685,79 @@ func firstNonSep(tok []rune) (byte, bool) {
 		return byte(c), true
 	}
 	return 0, false
+}
+
+// dropRedundantSkips makes optional rule parts non-optional when the rule
+// can itself match nothing with an undefined value: skipping the part and
+// taking it empty then give the same parses, and keeping both would only
+// make every later parse twice ((<Polite>)? with <Polite> = (please)?).
+// Which rules qualify is worked out conservatively, by fixed point.
+func dropRedundantSkips(start *crule) {
+	var rules []*crule
+	seen := map[*crule]bool{}
+	var walk func(r *crule)
+	walk = func(r *crule) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		rules = append(rules, r)
+		for _, a := range r.alts {
+			for i := range a.parts {
+				if p := &a.parts[i]; p.kind == partRules {
+					walk(p.rule)
+				}
+			}
+		}
+	}
+	walk(start)
+	// emptyUndef[r]: some way for r to match nothing gives the value
+	// undefined and counts nothing.
+	emptyUndef := map[*crule]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, r := range rules {
+			if emptyUndef[r] {
+				continue
+			}
+			for _, a := range r.alts {
+				if altEmptyUndef(a, emptyUndef) {
+					emptyUndef[r] = true
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	for _, r := range rules {
+		for _, a := range r.alts {
+			for i := range a.parts {
+				if p := &a.parts[i]; p.kind == partRules && p.optional && emptyUndef[p.rule] {
+					p.optional = false
+				}
+			}
+		}
+	}
+}
+
+// altEmptyUndef reports whether a can match nothing with an undefined
+// value: every part can match nothing (skipped, or a rule that can), and
+// the value is none, the skipped variable, or the empty rule's value.
+func altEmptyUndef(a *calt, emptyUndef map[*crule]bool) bool {
+	switch a.implicit {
+	case implicitNone, implicitSlot, implicitChild:
+	default:
+		return false
+	}
+	for i := range a.parts {
+		p := &a.parts[i]
+		switch {
+		case p.optional:
+		case p.kind == partRules && emptyUndef[p.rule]:
+		case p.kind == partPhrase:
+		default:
+			return false
+		}
+	}
+	return true
 }
