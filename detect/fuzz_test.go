@@ -2,7 +2,9 @@ package detect
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -63,6 +65,55 @@ func FuzzScan(f *testing.F) {
 		}
 		if a.Len() > len(msg) {
 			t.Fatalf("filter added text: %q -> %q", msg, a.String())
+		}
+	})
+}
+
+// FuzzEarly: with early execution on (a 3-word window), the callbacks come
+// in the same order for any split, only for /do actions, and an action
+// withdrawn is never executable in the end.
+func FuzzEarly(f *testing.F) {
+	for _, s := range []string{
+		"/do /search x\none two three four\nactually no\n",
+		"/do /calc 1\na b c d\n/cancel\n",
+		"/do /search x\n```\na b c d\n```\n/do /calc 2 ?\nwait\n",
+	} {
+		f.Add([]byte(s), int64(1))
+	}
+	f.Fuzz(func(t *testing.T, msg []byte, seed int64) {
+		run := func(cuts []int) ([]string, []Action) {
+			var events []string
+			opt := DefaultOptions()
+			opt.EarlyExecution, opt.EarlyWindow = true, 3
+			opt.ReadOnly = func(a *Action) bool { return a.Verb != "send" }
+			opt.OnEarly = func(a Action) {
+				if !a.Do {
+					t.Errorf("early action without /do: %s", brief(a))
+				}
+				events = append(events, fmt.Sprintf("run %d", a.Span.Start))
+			}
+			opt.OnWithdraw = func(a Action) { events = append(events, fmt.Sprintf("withdraw %d", a.Span.Start)) }
+			return events, scanChunks(testVocab(), opt, msg, cuts)
+		}
+		whole, as := run(nil)
+		as = clone(as)
+		got, _ := run(randomCuts(rand.New(rand.NewSource(seed)), len(msg)))
+		if fmt.Sprint(got) != fmt.Sprint(whole) {
+			t.Fatalf("callbacks depend on splits for %q: %v vs %v", msg, got, whole)
+		}
+		withdrawn := map[string]bool{}
+		for _, e := range whole {
+			if strings.HasPrefix(e, "withdraw ") {
+				withdrawn[strings.TrimPrefix(e, "withdraw ")] = true
+			}
+		}
+		for _, a := range as {
+			if withdrawn[fmt.Sprint(a.Span.Start)] && a.Executable {
+				t.Fatalf("withdrawn action executable: %s in %q", brief(a), msg)
+			}
+			if a.Early && !a.Executable && !withdrawn[fmt.Sprint(a.Span.Start)] {
+				t.Fatalf("early action not executable but never withdrawn: %s in %q", brief(a), msg)
+			}
 		}
 	})
 }
