@@ -159,6 +159,11 @@ func (c *Calc) Eval(ctx context.Context, in intent.Calc) (Result, error) {
 	}
 	v, err := c.run(ctx, prefix, last)
 	if err != nil {
+		if CodeOf(err) == CodeMalformedSyntax {
+			if u := c.units.unknownUnit(last); u != "" {
+				return Result{}, errorf(CodeUnknownModifier, nil, "/calc does not know the unit %q; it knows SI and US units such as m, km, ft, mi, kg, lb, l, gal, °C, °F, km/h, mph, GB", u)
+			}
+		}
 		return Result{}, err
 	}
 	var shown string
@@ -351,10 +356,45 @@ var (
 	currencyChars = "$€£¥"
 )
 
+// wordOps are operators written as words ("5 times 3", "2 to the power
+// of 8", "square root of 16").
+var wordOps = []struct {
+	re   *regexp.Regexp
+	repl string
+}{
+	{regexp.MustCompile(`(?i)\bsquare\s+root\s+of\s+(\d+(?:\.\d+)?|\([^()]*\))`), "sqrt($1)"},
+	{regexp.MustCompile(`(?i)\bcube\s+root\s+of\s+(\d+(?:\.\d+)?|\([^()]*\))`), "cbrt($1)"},
+	{regexp.MustCompile(`(?i)\s+to\s+the\s+power\s+of\s+`), " ^ "},
+	{regexp.MustCompile(`(?i)\s+(?:multiplied\s+by|times)\s+`), " * "},
+	{regexp.MustCompile(`(?i)\s+(?:divided\s+by|over)\s+`), " / "},
+	{regexp.MustCompile(`(?i)\s+plus\s+`), " + "},
+	{regexp.MustCompile(`(?i)\s+minus\s+`), " - "},
+	{regexp.MustCompile(`(?i)\s+mod(?:ulo)?\s+`), " % "},
+	{regexp.MustCompile(`(?i)\s+squared\b`), "^2"},
+	{regexp.MustCompile(`(?i)\s+cubed\b`), "^3"},
+}
+
+// changeBy is "increase 80 by 15%" and "decrease 80 by 15%".
+var changeBy = regexp.MustCompile(`(?i)^(increase|decrease|reduce|raise)\s+(.+?)\s+by\s+(\S+?)\s*%$`)
+
+func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
 // normalizeCalc rewrites typography and strips question phrasing.
 func normalizeCalc(s string) string {
 	s = calcReplacer.Replace(s)
 	s = leadingWords.ReplaceAllString(s, "")
+	if strings.ContainsFunc(s, isLetter) {
+		for _, w := range wordOps {
+			s = w.re.ReplaceAllString(s, w.repl)
+		}
+		if m := changeBy.FindStringSubmatch(s); m != nil {
+			op := "+"
+			if strings.EqualFold(m[1], "decrease") || strings.EqualFold(m[1], "reduce") {
+				op = "-"
+			}
+			s = m[2] + " " + op + " " + m[3] + "%"
+		}
+	}
 	s = implicitMul.ReplaceAllString(s, "$1*$2")
 	s = strings.TrimSpace(strings.TrimRight(s, "?= \t"))
 	if !strings.Contains(s, "(") {

@@ -68,6 +68,14 @@ func TestCalcValues(t *testing.T) {
 		{"ternary", "x = 4; x > 3 ? 1 : 2", "1"},
 		{"trailing equals", "2 + 2 =", "4"},
 		{"implicit multiplication", "2(3 + 4)", "14"},
+		{"words", "5 times 3 plus 2", "17"},
+		{"divided by", "10 divided by 4", "2.5"},
+		{"power words", "2 to the power of 8", "256"},
+		{"square root of", "square root of 144", "12"},
+		{"squared", "what is 12 squared?", "144"},
+		{"mod word", "17 mod 5", "2"},
+		{"increase by", "increase 80 by 15%", "92"},
+		{"decrease by", "decrease 80 by 25%", "60"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -187,6 +195,9 @@ func TestCalcErrors(t *testing.T) {
 		{"nan", "sqrt(-1)", CodeMathError, "not a number"},
 		{"unit mismatch", "5 kg to meters", CodeUnitMismatch, "cannot convert kg (mass) to m (length)"},
 		{"pipe", "1 | 2", CodeMalformedSyntax, ""},
+		{"unknown target unit", "5 km to furlongs", CodeUnknownModifier, `unit "furlongs"`},
+		{"unknown source unit", "5 parsecs in km", CodeUnknownModifier, `unit "parsecs"`},
+		{"membership", "1 in 3", CodeMalformedSyntax, "operator in"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

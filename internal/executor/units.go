@@ -267,3 +267,29 @@ func (t *unitTable) quantity(s string) (qty string, u *unit, ok bool) {
 	}
 	return "", nil, false
 }
+
+var unitWord = regexp.MustCompile(`^[^\s\d()+*/^-][^\d()+*^]*$`)
+
+// unknownUnit guesses, for a statement that looks like a conversion but
+// is not one, which side names a unit the table lacks ("5 furlongs to m"
+// gives "furlongs"). It returns "" when s does not look like a conversion.
+func (t *unitTable) unknownUnit(s string) string {
+	locs := convSplit.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return ""
+	}
+	loc := locs[len(locs)-1]
+	left, right := strings.TrimSpace(s[:loc[0]]), strings.TrimSpace(s[loc[1]:])
+	if left == "" || !unitWord.MatchString(right) {
+		return ""
+	}
+	if t.lookup(right) == nil {
+		return right
+	}
+	words := strings.Fields(left)
+	last := words[len(words)-1]
+	if len(words) > 1 && unitWord.MatchString(last) && t.lookup(last) == nil {
+		return last
+	}
+	return ""
+}
