@@ -113,6 +113,12 @@ func run(w io.Writer, data string, size int) error {
 		}
 		fmt.Fprintf(w, "\n(d) /word tokens at a word start in llm_outputs/, %s: %d tokens, %d distinct, %d distinct resolve to a verb\n",
 			v.name, fr.tokens, len(fr.distinct), len(fr.resolved))
+		all := make([]string, 0, len(fr.distinct))
+		for t := range fr.distinct {
+			all = append(all, fmt.Sprintf("/%s×%d", t, fr.distinct[t]))
+		}
+		sort.Strings(all)
+		fmt.Fprintf(w, "  tokens: %s\n", strings.Join(all, " "))
 		words := make([]string, 0, len(fr.resolved))
 		for w := range fr.resolved {
 			words = append(words, w)
