@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +47,15 @@ func helperMain(mode string, args []string) int {
 		fmt.Fprint(os.Stderr, "boom \x1b[31mred\x1b[0m "+strings.Repeat("e", 5000))
 		return 3
 	case "sleep":
+		time.Sleep(10 * time.Second)
+	case "spawn": // spawn PIDFILE: start a sleeping grandchild, record its pid, sleep
+		exe, _ := os.Executable()
+		child := exec.Command(exe, "executor-helper", "sleep")
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		os.WriteFile(args[0], []byte(strconv.Itoa(child.Process.Pid)), 0o600)
 		time.Sleep(10 * time.Second)
 	case "spam":
 		os.Stdout.Write([]byte(strings.Repeat("s", 1<<20)))
