@@ -82,33 +82,51 @@ func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
 	return p.build(t, places, true), p.report(t, places), nil
 }
 
-// text is the original split into lines.
+// text is the original, indexed by line. Lines are substrings of s, so
+// splitting allocates one int per line and unchanged runs of lines are
+// copied to the output in one piece.
 type text struct {
-	raw  []string        // lines with their terminators
+	s    string
+	off  []int           // off[i] is where line i starts; off[n] == len(s)
 	ws   []string        // lineKey of each line with whitespace normalised; filled on first use
 	lead map[string]bool // the indentations of the lines; filled on first use
-	size int             // bytes
 	crlf bool            // most lines end in "\r\n"
 }
 
 func newText(s string) *text {
-	t := &text{raw: splitLines(s), size: len(s)}
-	n := 0
-	for _, l := range t.raw {
-		if strings.HasSuffix(l, "\r\n") {
-			n++
+	t := &text{s: s, off: make([]int, 0, strings.Count(s, "\n")+2)}
+	crlf := 0
+	for i := 0; i < len(s); {
+		t.off = append(t.off, i)
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			break
 		}
+		if j > 0 && s[i+j-1] == '\r' {
+			crlf++
+		}
+		i += j + 1
 	}
-	t.crlf = n > 0 && 2*n >= len(t.raw)
+	t.off = append(t.off, len(s))
+	t.crlf = crlf > 0 && 2*crlf >= t.n()
 	return t
 }
+
+// n returns the number of lines.
+func (t *text) n() int { return len(t.off) - 1 }
+
+// line returns line i with its terminator.
+func (t *text) line(i int) string { return t.s[t.off[i]:t.off[i+1]] }
+
+// span returns lines i to j-1 with their terminators.
+func (t *text) span(i, j int) string { return t.s[t.off[i]:t.off[j]] }
 
 // wsKeys returns the whitespace-normalised keys, computing them once.
 func (t *text) wsKeys() []string {
 	if t.ws == nil {
-		t.ws = make([]string, len(t.raw))
-		for i, l := range t.raw {
-			t.ws[i] = wsKey(lineKey(l))
+		t.ws = make([]string, t.n())
+		for i := range t.ws {
+			t.ws[i] = wsKey(lineKey(t.line(i)))
 		}
 	}
 	return t.ws
@@ -118,8 +136,8 @@ func (t *text) wsKeys() []string {
 func (t *text) leads() map[string]bool {
 	if t.lead == nil {
 		t.lead = map[string]bool{}
-		for _, l := range t.raw {
-			if k := lineKey(l); strings.TrimLeft(k, " \t") != "" {
+		for i := range t.n() {
+			if k := lineKey(t.line(i)); strings.TrimLeft(k, " \t") != "" {
 				t.lead[leading(k)] = true
 			}
 		}
@@ -207,13 +225,13 @@ func (p *Patch) placeStrict(t *text) ([]place, error) {
 			if !l.old() {
 				continue
 			}
-			if j >= len(t.raw) || !rawEqual(t.raw[j], l) {
+			if j >= t.n() || !rawEqual(t.line(j), l) {
 				return nil, p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("line %d of the text is not the hunk's line %q", j+1, l.Text))
 			}
 			j++
 		}
-		if j > len(t.raw) || at > len(t.raw) {
-			return nil, p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("the text has only %d lines", len(t.raw)))
+		if j > t.n() || at > t.n() {
+			return nil, p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("the text has only %d lines", t.n()))
 		}
 
 		places[i] = place{at: at, lines: h.Lines}
@@ -232,12 +250,10 @@ func (p *Patch) applyError(i int, kind error, places []int, msg string) error {
 // original, so a careful match keeps the text's own whitespace.
 func (p *Patch) build(t *text, places []place, careful bool) string {
 	w := lineWriter{crlf: t.crlf}
-	w.b.Grow(t.size + p.insertedSize())
+	w.b.Grow(len(t.s) + p.insertedSize())
 	cur := 0
 	for _, pl := range places {
-		for _, l := range t.raw[cur:pl.at] {
-			w.line(l, "")
-		}
+		w.line(t.span(cur, pl.at), "")
 		convert, crlf := false, false
 		var indent *reindent
 		if careful {
@@ -250,7 +266,7 @@ func (p *Patch) build(t *text, places []place, careful bool) string {
 		for _, l := range pl.lines {
 			switch l.Op {
 			case Context:
-				w.line(t.raw[j], "")
+				w.line(t.line(j), "")
 				j++
 			case Delete:
 				j++
@@ -273,9 +289,7 @@ func (p *Patch) build(t *text, places []place, careful bool) string {
 		}
 		cur = j
 	}
-	for _, l := range t.raw[cur:] {
-		w.line(l, "")
-	}
+	w.line(t.span(cur, t.n()), "")
 	return w.b.String()
 }
 
@@ -288,6 +302,9 @@ type lineWriter struct {
 }
 
 func (w *lineWriter) line(s, eol string) {
+	if s == "" && eol == "" {
+		return // an empty run of lines
+	}
 	if w.needNL {
 		if w.crlf {
 			w.b.WriteByte('\r')
@@ -331,7 +348,7 @@ func (pl place) eol(t *text) (convert, crlf bool) {
 		if !l.old() {
 			continue
 		}
-		fileCR := strings.HasSuffix(t.raw[j], "\r\n") || strings.HasSuffix(t.raw[j], "\r")
+		fileCR := strings.HasSuffix(t.line(j), "\r\n") || strings.HasSuffix(t.line(j), "\r")
 		if fileCR != strings.HasSuffix(l.Text, "\r") {
 			convert = true
 		}
@@ -368,7 +385,7 @@ func (pl place) exact(t *text) bool {
 	j := pl.at
 	for _, l := range pl.lines {
 		if l.old() {
-			if !rawEqual(t.raw[j], l) {
+			if !rawEqual(t.line(j), l) {
 				return false
 			}
 			j++

@@ -101,7 +101,7 @@ type careful struct {
 // several, the patch is refused. Line numbers never choose between places.
 func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
 	c := &careful{p: p, t: t, opt: opt, places: make([]place, len(p.Hunks)), placed: make([]bool, len(p.Hunks))}
-	c.budget = max(minWork, workPerLine*len(t.raw)*len(p.Hunks))
+	c.budget = max(minWork, workPerLine*t.n()*len(p.Hunks))
 	c.oldKeys = make([][]string, len(p.Hunks))
 	c.oldWS = make([][]string, len(p.Hunks))
 	for i := range p.Hunks {
@@ -198,7 +198,7 @@ func (c *careful) byOrder(options []*fits) bool {
 			return false
 		}
 	}
-	maxStart[n] = len(c.t.raw)
+	maxStart[n] = c.t.n()
 	for i := n - 1; i >= 0; i-- {
 		starts, m, _ := span(i)
 		maxStart[i] = -1
@@ -260,7 +260,7 @@ func (c *careful) placeAt(i int, lv level, q int) place {
 // placed neighbours, and the offset of the nearest placed neighbour with
 // line numbers (the one before it if any).
 func (c *careful) window(i int) (lo, hi, offset int) {
-	hi = len(c.t.raw)
+	hi = c.t.n()
 	offsetFound, loFound := false, false
 	for j := i - 1; j >= 0; j-- {
 		if !c.placed[j] {
@@ -330,12 +330,12 @@ func (c *careful) locate(i int) (*fits, error) {
 		}
 		key := func(q int) string {
 			if keys == nil {
-				return lineKey(c.t.raw[q])
+				return lineKey(c.t.line(q))
 			}
 			return keys[q]
 		}
 		old = old[lv.pf : len(old)-lv.sf]
-		m, n := len(old), len(c.t.raw)
+		m, n := len(old), c.t.n()
 		match := func(q int) bool {
 			if q < lo || q+m > hi {
 				return false
@@ -377,7 +377,7 @@ func (c *careful) locate(i int) (*fits, error) {
 		}
 	}
 	where := "anywhere in the text"
-	if lo > 0 || hi < len(c.t.raw) {
+	if lo > 0 || hi < c.t.n() {
 		where = fmt.Sprintf("between line %d and line %d, where the hunks around it leave room", lo+1, hi)
 	}
 	return nil, c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("its context and removed lines are found nowhere %s%s", where, how(level{fuzz: c.opt.Fuzz, ws: c.opt.IgnoreWhitespace})))
@@ -397,10 +397,10 @@ func (c *careful) closest(i int, lv level, at []int) []int {
 				continue // compared already
 			}
 			j := q - lv.pf + k
-			if j < 0 || j >= len(c.t.raw) {
+			if j < 0 || j >= c.t.n() {
 				continue
 			}
-			switch tk := lineKey(c.t.raw[j]); {
+			switch tk := lineKey(c.t.line(j)); {
 			case tk == old[k]:
 				s += 2
 			case wsKey(tk) == wsKey(old[k]):

@@ -41,7 +41,7 @@ func learnIndent(t *text, pl place) *reindent {
 		if !l.old() {
 			continue
 		}
-		lp, lt := leading(l.Text), leading(lineKey(t.raw[j]))
+		lp, lt := leading(l.Text), leading(lineKey(t.line(j)))
 		j++
 		if prior, ok := r.table[lp]; ok && prior != lt {
 			r.conflict[lp] = true
