@@ -57,7 +57,6 @@ type Scanner struct {
 	closed bool
 
 	buf  []byte // the current incomplete line
-	hot  byte   // non-zero when buf may hold a sigil or a fence character
 	off  int    // message offset of the first byte not yet processed (buf[0] when buf is not empty)
 	line int    // 1-based line number at off
 
@@ -112,7 +111,7 @@ func (s *Scanner) Scan(msg []byte) []Action {
 // Reset discards the current message so the scanner can take the next one.
 func (s *Scanner) Reset() {
 	s.closed = false
-	s.buf, s.hot = s.buf[:0], 0
+	s.buf = s.buf[:0]
 	s.off, s.line = 0, 1
 	s.state, s.cur = inProse, -1
 	s.content = s.content[:0]
@@ -130,8 +129,8 @@ func (s *Scanner) Actions() []Action { return s.actions }
 // Write takes the next chunk of the message. It never fails before Close.
 func (s *Scanner) Write(p []byte) (int, error) {
 	// The common streaming case, up to 8 bytes inside a line, is a few
-	// word operations: load, test for a newline and for bytes that may
-	// matter (a sigil or a fence character), store.
+	// word operations: load, test for a newline, store. The line is looked
+	// at when it ends.
 	n := len(s.buf)
 	if len(p) == 0 || len(p) > 8 || n+8 > cap(s.buf) || s.closed {
 		return s.write(p)
@@ -153,9 +152,6 @@ func (s *Scanner) Write(p []byte) (int, error) {
 	if zeroLanes(x^(lanes*'\n')) != 0 {
 		return s.write(p)
 	}
-	if zeroLanes(x^(lanes*'/'))|zeroLanes(x^(lanes*'`'))|zeroLanes(x^(lanes*'~')) != 0 {
-		s.hot = 1
-	}
 	binary.LittleEndian.PutUint64(s.buf[n:n+8], x)
 	s.buf = s.buf[:n+len(p)]
 	return len(p), nil
@@ -166,15 +162,11 @@ const lanes = 0x0101010101010101
 
 // zeroLanes returns a word with 0x80 in each byte where x has a zero byte,
 // exactly (no borrow between bytes). Bytes past a short chunk are zero in x
-// but never zero after XOR with a non-zero pattern, so they never count.
+// but never zero after XOR with '\n', so they never count.
 func zeroLanes(x uint64) uint64 {
 	const m = 0x7f7f7f7f7f7f7f7f
 	return ^(((x & m) + m) | x | m)
 }
-
-// marks flags the bytes a line needs to be looked at for: a sigil or a
-// fence character. It is never written.
-var marks = [256]byte{'/': 1, '`': 1, '~': 1}
 
 func (s *Scanner) write(p []byte) (int, error) {
 	if s.closed {
@@ -189,15 +181,16 @@ func (s *Scanner) write(p []byte) (int, error) {
 		}
 		s.buffer(p[:i])
 		s.buf = append(s.buf, '\n')
-		if s.hot == 0 && s.quiet() {
-			// A line with no sigil and no fence character changes nothing.
+		if s.quiet() && bytes.IndexByte(s.buf, '/') < 0 && bytes.IndexByte(s.buf, '`') < 0 && bytes.IndexByte(s.buf, '~') < 0 {
+			// A line with no sigil and no fence character changes nothing:
+			// three vectorised searches settle it without a feed.
 			s.off += len(s.buf)
 			s.line++
 			s.kind = kindProse
 		} else {
 			s.feed(s.buf, false)
 		}
-		s.buf, s.hot = s.buf[:0], 0
+		s.buf = s.buf[:0]
 		p = p[i+1:]
 		if len(p) <= 16 && indexNL(p) < 0 {
 			s.buffer(p) // the start of the next line, as when streaming
@@ -209,16 +202,8 @@ func (s *Scanner) write(p []byte) (int, error) {
 	return n, nil
 }
 
-// buffer appends part of the current line to buf, noting in hot whether
-// it may matter (always, for long pieces, rather than read them twice).
+// buffer appends part of the current line to buf.
 func (s *Scanner) buffer(p []byte) {
-	if len(p) > 16 {
-		s.hot = 1
-	} else {
-		for _, c := range p {
-			s.hot |= marks[c]
-		}
-	}
 	s.buf = append(s.buf, p...)
 }
 
@@ -242,7 +227,7 @@ func (s *Scanner) Close() error {
 	}
 	if len(s.buf) > 0 {
 		s.feed(s.buf, true)
-		s.buf, s.hot = s.buf[:0], 0
+		s.buf = s.buf[:0]
 	}
 	s.closed = true
 	if s.cur >= 0 {
