@@ -28,6 +28,7 @@ type ParseError struct {
 	Kind error  // ErrMalformed, ErrNoHunks or ErrMultipleFiles
 }
 
+// Error returns "diff line N: what is wrong".
 func (e *ParseError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("diff line %d: %s", e.Line, e.Msg)
@@ -51,6 +52,8 @@ type ApplyError struct {
 	Kind   error // ErrNoMatch or ErrAmbiguous
 }
 
+// Error returns "hunk #N (@@ header, diff line L): why", a sentence a model
+// can act on.
 func (e *ApplyError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "hunk #%d", e.Hunk)
