@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -90,6 +91,38 @@ func TestChunkIndependenceFixtures(t *testing.T) {
 			if got := scanSize(s, []byte(m.text), n); !same(got, whole) {
 				t.Errorf("%s at %d-byte chunks: got %v, want %v", m.name, n, briefs(got), briefs(whole))
 			}
+		}
+	}
+}
+
+// countingVocab counts the calls the scanner makes.
+type countingVocab struct {
+	v                Vocabulary
+	resolve, extends int
+}
+
+func (c *countingVocab) Resolve(t string) (string, bool) { c.resolve++; return c.v.Resolve(t) }
+func (c *countingVocab) Extends(p string) bool           { c.extends++; return c.v.Extends(p) }
+
+// The vocabulary is asked about candidate tokens only — once per candidate
+// plus once per extension word — however the message is split.
+func TestVocabularyCalledPerCandidate(t *testing.T) {
+	for _, m := range loadFixtures(t) {
+		whole := &countingVocab{v: testVocab()}
+		as := Scan(whole, DefaultOptions(), []byte(m.text))
+		words := 0
+		for _, a := range as {
+			words += len(strings.Fields(a.Token))
+		}
+		if whole.resolve < len(as) || whole.resolve > len(as)+words+len(as) {
+			t.Errorf("%s: %d Resolve calls for %d candidates", m.name, whole.resolve, len(as))
+		}
+		byte1 := &countingVocab{v: testVocab()}
+		s := NewScanner(byte1, DefaultOptions())
+		scanSize(s, []byte(m.text), 1)
+		if byte1.resolve != whole.resolve || byte1.extends != whole.extends {
+			t.Errorf("%s: 1-byte chunks made %d/%d calls, whole message %d/%d",
+				m.name, byte1.resolve, byte1.extends, whole.resolve, whole.extends)
 		}
 	}
 }
