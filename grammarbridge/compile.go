@@ -427,6 +427,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 			ca.text = ca.parts[0].text
 		case partPhrase:
 			ca.implicit = implicitText
+			ca.text = ""
 		case partRules:
 			ca.implicit = implicitChild
 		}

@@ -47,7 +47,7 @@ type calt struct {
 	value    ValueExpr      // explicit value, or nil
 	vars     map[string]int // variable -> slot, for value
 	implicit implicitKind
-	text     string // for implicitText
+	text     any // for implicitText: the literal as written, boxed once
 }
 
 // implicitKind says how an alternative without "->" gets its value.
