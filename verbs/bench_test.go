@@ -2,6 +2,7 @@ package verbs
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +59,27 @@ func BenchmarkNewRegistry(b *testing.B) {
 		if _, err := NewRegistryWith(nil, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkParseAdversarial measures long arguments made of nothing but
+// grammar keywords and symbols, the worst case for wildcard matching
+// (about 12–20 KB each).
+func BenchmarkParseAdversarial(b *testing.B) {
+	r := mustRegistry(b, nil, nil)
+	ctx := context.Background()
+	for _, c := range []struct{ name, verb, args string }{
+		{"recall-plus", "recall", strings.Repeat("x + ", 2000)},
+		{"context-arrows", "context", "x " + strings.Repeat(`"a" -> `, 2000)},
+		{"search-mods", "search", strings.Repeat("in all > 2 weeks ", 800)},
+		{"approve-always", "approve", strings.Repeat("from now on ", 1500)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.args)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Parse(ctx, c.verb, Input{Args: c.args})
+			}
+		})
 	}
 }

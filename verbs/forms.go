@@ -261,12 +261,10 @@ func buildSearch(r *Registry) func(p *parser, val map[string]any) (intent.Intent
 			var ts []token
 			s.Terms, ts = p.text(val["terms"])
 			s.Refs = refs(ts)
-			for _, k := range []string{"pre", "post"} {
-				mods, _ := val[k].([]any)
-				for _, m := range mods {
-					if err := p.searchMod(&s, m); err != nil {
-						return nil, err
-					}
+			mods, _ := val["mods"].([]any)
+			for _, m := range mods {
+				if err := p.searchMod(&s, m); err != nil {
+					return nil, err
 				}
 			}
 		}

@@ -185,6 +185,12 @@ func col(s string, i int) int {
 	return utf8.RuneCountInString(s[:i]) + 1
 }
 
+// Bounds on the keywords a rendering keeps (see render).
+const (
+	keywordEdge  = 48
+	symbolRepeat = 4
+)
+
 // rendering is the argument text as a grammar sees it.
 type rendering struct {
 	words []string // one per rendered token
@@ -195,19 +201,33 @@ type rendering struct {
 // render turns tokens into grammar input: keywords (lower-cased) and
 // symbols the grammar knows stay, every other token becomes a placeholder.
 // skip drops tokens (filters pulled out of search-like arguments).
+//
+// Matching cost grows with the number of keywords a wildcard can stop at,
+// so a long argument keeps its keywords only near its ends (within
+// keywordEdge words) and only the first symbolRepeat occurrences of each
+// symbol: every form of the built-in grammars puts its keywords there.
 func render(toks []token, keywords map[string]bool, skip func(token) bool) rendering {
 	var r rendering
 	var b strings.Builder
+	total := 0
+	for _, t := range toks {
+		if skip == nil || !skip(t) {
+			total++
+		}
+	}
+	symSeen := map[string]int{}
 	for i, t := range toks {
 		if skip != nil && skip(t) {
 			continue
 		}
 		n := len(r.words)
+		nearEdge := n < keywordEdge || n >= total-keywordEdge
 		var w string
 		switch {
-		case t.kind == tWord && keywords[strings.ToLower(t.text)]:
+		case t.kind == tWord && nearEdge && keywords[strings.ToLower(t.text)]:
 			w = strings.ToLower(t.text)
-		case t.kind == tSym && keywords[t.text]:
+		case t.kind == tSym && keywords[t.text] && symSeen[t.text] < symbolRepeat:
+			symSeen[t.text]++
 			w = t.text
 		default:
 			w = prefix[t.kind] + strconv.Itoa(n)
