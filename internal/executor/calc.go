@@ -350,7 +350,7 @@ var calcReplacer = strings.NewReplacer(
 )
 
 var (
-	leadingWords  = regexp.MustCompile(`(?i)^(?:what(?:'s| is)|calculate|compute|how much is|evaluate)\s+`)
+	leadingWords  = regexp.MustCompile(`(?i)^(?:what(?:'s| is)|calculate|compute|how much is|evaluate|convert)\s+`)
 	thousands     = regexp.MustCompile(`(\d),(\d{3})\b`)
 	implicitMul   = regexp.MustCompile(`(\d|\))\s*(pi\b|tau\b|phi\b|\()`)
 	currencyChars = "$€£¥"

@@ -127,6 +127,8 @@ func TestCalcUnits(t *testing.T) {
 		{"180 degrees to rad", "180 ° = 3.141593 rad"},
 		{"r = 2; r km to m", "2 km = 2000 m"},
 		{"5 KM TO MILES", "5 km = 3.106856 mi"},
+		{"convert 2 kg to lbs", "2 kg = 4.409245 lb"},
+		{"what is 100 F in C?", "100 °F = 37.77778 °C"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr, func(t *testing.T) {
@@ -193,6 +195,8 @@ func TestCalcErrors(t *testing.T) {
 		{"closure", "map([1], # * 2)", CodeMalformedSyntax, ""},
 		{"division by zero", "1/0", CodeMathError, "infinite"},
 		{"nan", "sqrt(-1)", CodeMathError, "not a number"},
+		{"empty min", "min()", CodeMathError, "min needs at least one number"},
+		{"overflow", "10^400", CodeMathError, "infinite"},
 		{"unit mismatch", "5 kg to meters", CodeUnitMismatch, "cannot convert kg (mass) to m (length)"},
 		{"pipe", "1 | 2", CodeMalformedSyntax, ""},
 		{"unknown target unit", "5 km to furlongs", CodeUnknownModifier, `unit "furlongs"`},

@@ -25,6 +25,7 @@ const (
 	CodeCancelled       = "CANCELLED"           // the caller's context was cancelled
 	CodeNotConfigured   = "NOT_CONFIGURED"      // no provider, target or tool for the request
 	CodeCommandFailed   = "COMMAND_FAILED"      // a command exited non-zero or could not start
+	CodeDeliveryFailed  = "DELIVERY_FAILED"     // a file target could not be written
 	CodeBadOutput       = "BAD_OUTPUT"          // a provider's output could not be read
 	CodeUnsupportedKind = "UNSUPPORTED_INTENT"  // an intent these executors do not carry out
 )

@@ -180,7 +180,7 @@ func wrapSend(target string, err error) error {
 	if e, ok := err.(*Error); ok {
 		return &Error{Code: e.Code, Msg: "could not deliver to " + target + ": " + e.Msg, Err: e.Err}
 	}
-	return errorf(CodeCommandFailed, err, "could not deliver to %s", target)
+	return errorf(CodeDeliveryFailed, err, "could not deliver to %s", target)
 }
 
 func (s *Sender) routeKeys() []string {
@@ -227,18 +227,18 @@ func (s *Sender) appendFile(path string, payload []byte) error {
 	s.fileMu.Lock()
 	defer s.fileMu.Unlock()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return errorf(CodeCommandFailed, err, "cannot create the directory of %s", path)
+		return errorf(CodeDeliveryFailed, err, "cannot create the directory of %s", path)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return errorf(CodeCommandFailed, err, "cannot open %s", path)
+		return errorf(CodeDeliveryFailed, err, "cannot open %s", path)
 	}
 	if _, err := f.Write(line); err != nil {
 		f.Close()
-		return errorf(CodeCommandFailed, err, "cannot write %s", path)
+		return errorf(CodeDeliveryFailed, err, "cannot write %s", path)
 	}
 	if err := f.Close(); err != nil {
-		return errorf(CodeCommandFailed, err, "cannot write %s", path)
+		return errorf(CodeDeliveryFailed, err, "cannot write %s", path)
 	}
 	return nil
 }

@@ -191,6 +191,30 @@ func TestSendStdoutAndFile(t *testing.T) {
 	}
 }
 
+func TestSendFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "plainfile")
+	os.WriteFile(blocker, nil, 0o600)
+	s, err := NewSender(SendOptions{
+		Targets: map[string]TargetConfig{"bad": {Type: "file", Path: filepath.Join(blocker, "sub", "x.jsonl")}},
+		Routes:  map[string]string{"*": "bad"},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Send(context.Background(), intent.Send{Domain: "x", Content: "y"})
+	if CodeOf(err) != CodeDeliveryFailed || !strings.Contains(err.Error(), "could not deliver to bad") {
+		t.Errorf("err = %v", err)
+	}
+	home, _ := os.UserHomeDir()
+	if p, _ := expandHome("~/a/b"); p != filepath.Join(home, "a", "b") {
+		t.Errorf("expandHome = %q", p)
+	}
+	if p, _ := expandHome("/abs/~/x"); p != "/abs/~/x" {
+		t.Errorf("expandHome abs = %q", p)
+	}
+}
+
 func TestSendWebhook(t *testing.T) {
 	t.Setenv("EXECUTOR_TOKEN", "tok123")
 	var mu sync.Mutex
