@@ -67,6 +67,7 @@ func TestApplyCareful(t *testing.T) {
 		{"missing final newline, kept", "a\nb\nc", "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n\\ No newline at end of file\n", "a\nB\nc", Options{}, HunkReport{Hunk: 1, Line: 1}},
 		{"final newline added", "a\nb", "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n", "a\nb\n", Options{}, HunkReport{Hunk: 1, Line: 1}},
 		{"append after a last line without newline", "a\nb", "@@ -1,2 +1,3 @@\n a\n b\n+c\n", "a\nb\nc\n", Options{}, HunkReport{Hunk: 1, Line: 1}},
+		{"fenced body without @@", text, "```diff\n line 12\n-line 13\n+LINE 13\n line 14\n```\n", want, Options{}, HunkReport{Hunk: 1, Line: 12}},
 		{"new text", "", "@@ -0,0 +1,2 @@\n+a\n+b\n", "a\nb\n", Options{}, HunkReport{Hunk: 1, Line: 0}},
 		{"new text, wrong numbers", "", "@@ -5,0 +5,2 @@\n+a\n+b\n", "a\nb\n", Options{}, HunkReport{Hunk: 1, Line: 0, Offset: -5}},
 		{"no context: numbers decide", "a\nb\nc\n", "@@ -2,0 +3 @@\n+x\n", "a\nb\nx\nc\n", Options{}, HunkReport{Hunk: 1, Line: 2}},

@@ -57,8 +57,11 @@ type ApplyError struct {
 func (e *ApplyError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "hunk #%d", e.Hunk)
-	if e.Header != "" {
+	switch {
+	case e.Header != "":
 		fmt.Fprintf(&b, " (%s, diff line %d)", e.Header, e.Line)
+	case e.Line > 0:
+		fmt.Fprintf(&b, " (diff line %d)", e.Line)
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Msg)

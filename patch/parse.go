@@ -24,7 +24,11 @@ const maxLineNumber = 1 << 30
 //     context line (editors strip the lone space);
 //   - a diff saved with CRLF line ends is read as if it had LF ends;
 //   - headers repeated before each hunk are fine when they name the same
-//     file.
+//     file;
+//   - a context line that lost its leading space is still a context line
+//     when hunk lines follow it, in a hunk whose counts do not fit anyway;
+//   - file headers or a ```diff fence followed by hunk lines with no @@
+//     line at all give one hunk with NoNumbers.
 //
 // A diff with no hunk, or that touches a second file, is a *ParseError.
 func Parse(diff string) (*Patch, error) {
@@ -63,7 +67,11 @@ func Parse(diff string) (*Patch, error) {
 		}
 	}
 	if len(p.Hunks) == 0 {
-		return nil, &ParseError{Msg: "no @@ hunk found", Kind: ErrNoHunks}
+		h, ok := headerless(lines)
+		if !ok {
+			return nil, &ParseError{Msg: "no @@ hunk found", Kind: ErrNoHunks}
+		}
+		p.Hunks = append(p.Hunks, h)
 	}
 	return p, nil
 }
@@ -123,27 +131,29 @@ func parseHunk(lines []string, at int) (Hunk, int, error) {
 		return h, 0, &ParseError{Line: at + 1, Msg: err.Error(), Kind: ErrMalformed}
 	}
 	h.NoNumbers = !ok
+	return readBody(lines, at+1, h, ok)
+}
 
-	// The greedy end: every line that can be body, up to the next header.
-	greedy := at + 1
-	for greedy < len(lines) && isBody(lines[greedy]) && !isFileHeader(lines, greedy) {
-		greedy++
-	}
+// readBody reads h's lines from lines[from] and returns h with the index
+// of the first line after them. counted says whether h's counts can be
+// trusted to find the end.
+func readBody(lines []string, from int, h Hunk, counted bool) (Hunk, int, error) {
 	end := -1
-	if ok {
-		if k, fits := countedEnd(lines, at+1, h.OldLines, h.NewLines); fits && ignorableTail(lines[min(k, greedy):greedy]) {
+	if counted {
+		greedy := bodyEnd(lines, from, false)
+		if k, fits := countedEnd(lines, from, h.OldLines, h.NewLines); fits && ignorableTail(lines[min(k, greedy):greedy]) {
 			end = k
 		}
 	}
 	if end < 0 {
-		end = greedy
-		for end > at+1 && lines[end-1] == "" {
+		end = bodyEnd(lines, from, true)
+		for end > from && lines[end-1] == "" {
 			end-- // blank lines after a hunk separate it; they are not context
 		}
-		h.Recounted = ok
+		h.Recounted = counted
 	}
 
-	for _, l := range lines[at+1 : end] {
+	for _, l := range lines[from:end] {
 		switch {
 		case l == "":
 			h.Lines = append(h.Lines, Line{Op: Context})
@@ -151,12 +161,14 @@ func parseHunk(lines []string, at int) (Hunk, int, error) {
 			if n := len(h.Lines); n > 0 {
 				h.Lines[n-1].NoEOL = true
 			}
-		default:
+		case l[0] == ' ' || l[0] == '-' || l[0] == '+':
 			h.Lines = append(h.Lines, Line{Op: Op(l[0]), Text: l[1:]})
+		default: // a context line whose leading space was lost
+			h.Lines = append(h.Lines, Line{Op: Context, Text: l})
 		}
 	}
 	if len(h.Lines) == 0 {
-		return h, 0, &ParseError{Line: at + 1, Msg: "hunk has no lines", Kind: ErrMalformed}
+		return h, 0, &ParseError{Line: h.Pos, Msg: "hunk has no lines", Kind: ErrMalformed}
 	}
 	if h.Recounted || h.NoNumbers {
 		oldLines, newLines := 0, 0
@@ -177,6 +189,72 @@ func parseHunk(lines []string, at int) (Hunk, int, error) {
 		h.OldLines, h.NewLines = oldLines, newLines
 	}
 	return h, end, nil
+}
+
+// bodyEnd returns the index after the run of hunk lines that starts at
+// lines[from], stopping before the next @@ line or file header. With loose,
+// lines without a prefix count as context lines when a line with a prefix
+// follows them before anything that ends a hunk: models drop the space of
+// context lines. A run of them at the end is prose, not context.
+func bodyEnd(lines []string, from int, loose bool) int {
+	i := from
+	for i < len(lines) && !isFileHeader(lines, i) {
+		if isBody(lines[i]) {
+			i++
+			continue
+		}
+		if !loose || endsHunk(lines[i]) {
+			break
+		}
+		r := i
+		for r < len(lines) && !isBody(lines[r]) && !endsHunk(lines[r]) {
+			r++
+		}
+		if r == len(lines) || lines[r] == "" || isFileHeader(lines, r) || !isBody(lines[r]) {
+			break
+		}
+		i = r
+	}
+	return i
+}
+
+// endsHunk reports whether a line without a hunk prefix ends a hunk rather
+// than being a context line that lost its space.
+func endsHunk(l string) bool {
+	for _, p := range []string{"@@", "```", "~~~", "diff ", "index "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// headerless reads a diff that has file headers or a ```diff fence but no
+// @@ line: the lines after them are one hunk without numbers, placed by
+// content alone. It returns false when there is no such hunk.
+func headerless(lines []string) (Hunk, bool) {
+	for i, l := range lines {
+		from := -1
+		switch {
+		case isFileHeader(lines, i):
+			from = i + 2
+		case strings.HasPrefix(l, "```diff") || strings.HasPrefix(l, "```patch"):
+			from = i + 1
+		default:
+			continue
+		}
+		end := bodyEnd(lines, from, true)
+		changes := false
+		for _, b := range lines[from:end] {
+			changes = changes || b != "" && (b[0] == '+' || b[0] == '-')
+		}
+		if !changes {
+			continue
+		}
+		h, _, err := readBody(lines, from, Hunk{Pos: from + 1, NoNumbers: true}, false)
+		return h, err == nil
+	}
+	return Hunk{}, false
 }
 
 // restart moves start when a side's count changes between empty and not.

@@ -134,6 +134,28 @@ func TestParseLenient(t *testing.T) {
 				t.Errorf("got %+v", p)
 			}
 		}},
+		{"context line without its space", "@@ -1,3 +1,3 @@\nfoo bar\n-b\n+c\n d\n", func(t *testing.T, p *Patch) {
+			h := p.Hunks[0]
+			if !h.Recounted || len(h.Lines) != 4 || h.Lines[0] != (Line{Context, "foo bar", false}) || h.OldLines != 3 {
+				t.Errorf("got %+v", h)
+			}
+		}},
+		{"prose after a bare hunk is not context", "@@\n a\n-b\n+c\nThat is all.\nThanks\n", func(t *testing.T, p *Patch) {
+			if h := p.Hunks[0]; len(h.Lines) != 3 {
+				t.Errorf("got %+v", h)
+			}
+		}},
+		{"fenced body without @@", "Change it so:\n```diff\n a\n-b\n+c\n```\n", func(t *testing.T, p *Patch) {
+			h := p.Hunks[0]
+			if !h.NoNumbers || h.Header != "" || h.Pos != 3 || len(h.Lines) != 3 {
+				t.Errorf("got %+v", h)
+			}
+		}},
+		{"headers and body without @@", "--- a/f\n+++ b/f\n a\n-b\n+c\n", func(t *testing.T, p *Patch) {
+			if h := p.Hunks[0]; !h.NoNumbers || len(h.Lines) != 3 || p.NewName != "b/f" {
+				t.Errorf("got %+v", p)
+			}
+		}},
 		{"two hunks", "@@ -1,2 +1,2 @@\n a\n-b\n+c\n@@ -10,2 +10,2 @@\n x\n-y\n+z\n", func(t *testing.T, p *Patch) {
 			if len(p.Hunks) != 2 || p.Hunks[1].OldStart != 10 || p.Hunks[1].Pos != 5 {
 				t.Errorf("got %+v", p.Hunks)
@@ -159,6 +181,8 @@ func TestParseErrors(t *testing.T) {
 		{"empty", "", ErrNoHunks, 0},
 		{"prose only", "I changed the file.\n", ErrNoHunks, 0},
 		{"headers only", "--- a/f\n+++ b/f\n", ErrNoHunks, 0},
+		{"a bullet list is not a diff", "Plan:\n- first\n- second\n+ extra\n", ErrNoHunks, 0},
+		{"a fence of another language is not a diff", "```go\n-x\n+y\n```\n", ErrNoHunks, 0},
 		{"two files", "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n", ErrMultipleFiles, 6},
 		{"two git files", "diff --git a/f b/f\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/g b/g\n", ErrMultipleFiles, 5},
 		{"headers after a headerless hunk", "@@ -1 +1 @@\n-a\n+b\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n", ErrMultipleFiles, 4},
