@@ -131,6 +131,9 @@ func (c *Calc) Eval(ctx context.Context, in intent.Calc) (Result, error) {
 	defer cancel()
 
 	text := normalizeCalc(src)
+	if text == "" {
+		return Result{}, errorf(CodeMissingArg, nil, "/calc needs an expression, e.g. /calc 20%% of 350")
+	}
 	stmts := splitStatements(text)
 	last := stmts[len(stmts)-1]
 	prefix := stmts[:len(stmts)-1]
@@ -193,17 +196,36 @@ func (c *Calc) number(ctx context.Context, prefix []string, last string) (float6
 // let bindings) and runs it.
 func (c *Calc) run(ctx context.Context, prefix []string, last string) (any, error) {
 	var prog strings.Builder
-	for _, s := range prefix {
-		name, rhs, ok := assignment(s)
+	defined := map[string]bool{}
+	bind := func(i int, stmt string) (string, error) {
+		name, rhs, ok := assignment(stmt)
 		if !ok {
 			// A bare expression before the last is evaluated for nothing;
 			// keep it so that errors in it still show.
-			name, rhs = "_", s
+			return fmt.Sprintf("let _s%d = %s; ", i, rewritePercent(stmt)), nil
 		}
-		fmt.Fprintf(&prog, "let %s = %s; ", name, rewritePercent(rhs))
+		switch {
+		case c.env[name] != nil || isCalcFunc(name):
+			return "", errorf(CodeMalformedSyntax, nil, "%s is a built-in name of /calc; assign to another name", name)
+		case defined[name]:
+			return "", errorf(CodeMalformedSyntax, nil, "%s is assigned twice; use a new name for the new value", name)
+		}
+		defined[name] = true
+		return fmt.Sprintf("let %s = %s; ", name, rewritePercent(rhs)), nil
 	}
-	if name, rhs, ok := assignment(last); ok {
-		fmt.Fprintf(&prog, "let %s = %s; %s", name, rewritePercent(rhs), name)
+	for i, stmt := range prefix {
+		b, err := bind(i, stmt)
+		if err != nil {
+			return nil, err
+		}
+		prog.WriteString(b)
+	}
+	if name, _, ok := assignment(last); ok {
+		b, err := bind(len(prefix), last)
+		if err != nil {
+			return nil, err
+		}
+		prog.WriteString(b + name)
 	} else {
 		prog.WriteString(rewritePercent(last))
 	}
@@ -364,6 +386,7 @@ var wordOps = []struct {
 }{
 	{regexp.MustCompile(`(?i)\bsquare\s+root\s+of\s+(\d+(?:\.\d+)?|\([^()]*\))`), "sqrt($1)"},
 	{regexp.MustCompile(`(?i)\bcube\s+root\s+of\s+(\d+(?:\.\d+)?|\([^()]*\))`), "cbrt($1)"},
+	{regexp.MustCompile(`\b(sqrt|cbrt|ln|log|log2|log10|abs|exp|sin|cos|tan|fact)\s+(\d+(?:\.\d+)?)\b`), "$1($2)"},
 	{regexp.MustCompile(`(?i)\s+to\s+the\s+power\s+of\s+`), " ^ "},
 	{regexp.MustCompile(`(?i)\s+(?:multiplied\s+by|times)\s+`), " * "},
 	{regexp.MustCompile(`(?i)\s+(?:divided\s+by|over)\s+`), " / "},
@@ -429,11 +452,16 @@ func currencyOf(s string) string {
 	return string(found)
 }
 
-// splitStatements splits on ';' and drops empty statements.
+// splitStatements splits on ';' and drops empty statements and a "let"
+// written before an assignment.
 func splitStatements(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ";") {
-		if p = strings.TrimSpace(p); p != "" {
+		p = strings.TrimSpace(p)
+		if rest, ok := strings.CutPrefix(p, "let "); ok {
+			p = strings.TrimSpace(rest)
+		}
+		if p != "" {
 			out = append(out, p)
 		}
 	}
@@ -460,6 +488,7 @@ var (
 	pctOff      = regexp.MustCompile(`(?i)^` + numOrName + `\s*%\s*off\s+(?:of\s+)?(.+)$`)
 	pctOf       = regexp.MustCompile(`(?i)` + numOrName + `\s*%\s*of\b\s*`)
 	pctTrailing = regexp.MustCompile(`^(.+?)\s*([+-])\s*` + numOrName + `\s*%$`)
+	pctOnly     = regexp.MustCompile(`^\s*` + numOrName + `\s*%\s*$`)
 	pctBare     = regexp.MustCompile(`(\d+(?:\.\d+)?|\.\d+)%`)
 	whatPct     = regexp.MustCompile(`(?i)^(.+?)\s+(?:is\s+what\s+(?:percent|percentage|%)\s+of|as\s+an?\s+(?:percent|percentage)\s+of)\s+(.+)$`)
 	whatPct2    = regexp.MustCompile(`(?i)^what\s+(?:percent|percentage|%)\s+of\s+(.+?)\s+is\s+(.+)$`)
@@ -481,7 +510,7 @@ func rewritePercent(s string) string {
 		return "(" + rewritePercent(m[2]) + ")*(1-" + m[1] + "/100)"
 	}
 	s = pctOf.ReplaceAllString(s, "($1/100)*")
-	if m := pctTrailing.FindStringSubmatch(s); m != nil && !strings.HasSuffix(strings.TrimSpace(m[1]), "%") {
+	if m := pctTrailing.FindStringSubmatch(s); m != nil && !pctOnly.MatchString(m[1]) {
 		return "(" + rewritePercent(m[1]) + ")*(1" + m[2] + m[3] + "/100)"
 	}
 	// A bare "N%" is a percentage unless an operand follows (then it is
