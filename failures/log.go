@@ -195,36 +195,11 @@ func clean(s string, n int) string {
 // Record logs one failure and returns its id. A zero Time means now; a
 // missing Code is taken from Detail.
 func (l *Log) Record(ctx context.Context, f Failure) (int64, error) {
-	r, err := l.prepare(0, &f, l.now())
-	if err != nil {
-		return 0, err
-	}
-	var id int64
-	err = l.db.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, insertPrefix+insertValues, r.args()...)
-		if err != nil {
-			return err
-		}
-		if id, err = res.LastInsertId(); err != nil {
-			return err
-		}
-		return bumpDaily(ctx, tx, map[dailyKey]int{r.key(): 1})
-	})
+	ids, err := l.insert(ctx, []Failure{f})
 	if err != nil {
 		return 0, fmt.Errorf("failures: record: %w", err)
 	}
-	return id, nil
-}
-
-// batchRows is how many rows one INSERT statement carries (12 parameters
-// each, well under SQLite's limit of 32766).
-const batchRows = 200
-
-const insertPrefix = `INSERT INTO failures (ts, code, token, verb, subject, raw, agent, model, session, details, candidates, context) VALUES `
-const insertValues = `(?,?,?,?,?,?,?,?,?,?,?,?)`
-
-func (r *row) args() []any {
-	return []any{r.ts, r.code, r.token, r.verb, r.subject, r.raw, r.agent, r.model, r.ses, r.detail, r.cands, r.ctx}
+	return ids, nil
 }
 
 // RecordBatch logs many failures in one transaction: all or none. It is
@@ -233,31 +208,68 @@ func (l *Log) RecordBatch(ctx context.Context, fs []Failure) error {
 	if len(fs) == 0 {
 		return nil
 	}
+	if _, err := l.insert(ctx, fs); err != nil {
+		return fmt.Errorf("failures: record batch of %d: %w", len(fs), err)
+	}
+	return nil
+}
+
+// batchRows is how many rows one INSERT statement carries (13 parameters
+// each, well under SQLite's limit of 32766).
+const batchRows = 200
+
+const insertPrefix = `INSERT INTO failures (id, ts, code, token, verb, subject, raw, agent, model, session, details, candidates, context) VALUES `
+const insertValues = `(?,?,?,?,?,?,?,?,?,?,?,?,?)`
+
+func (r *row) args(id int64) []any {
+	return []any{id, r.ts, r.code, r.token, r.verb, r.subject, r.raw, r.agent, r.model, r.ses, r.detail, r.cands, r.ctx}
+}
+
+// insert validates fs, then writes the rows and their roll-up in one
+// transaction and returns the id of the last row. Ids are given
+// explicitly, after the largest id in the table: the IMMEDIATE transaction
+// holds the write lock, so no other writer can take them, and the roll-up
+// can point at its rows.
+func (l *Log) insert(ctx context.Context, fs []Failure) (int64, error) {
 	now := l.now()
 	rows := make([]row, len(fs))
-	daily := map[dailyKey]int{}
 	for i := range fs {
 		f := fs[i] // prepare may fill Code; do not write to the caller's slice
 		r, err := l.prepare(i, &f, now)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		rows[i] = r
-		daily[r.key()]++
 	}
-	full := insertPrefix + strings.Repeat(insertValues+",", batchRows-1) + insertValues
+	var last int64
 	err := l.db.Write(ctx, func(tx *sql.Tx) error {
+		var base int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM failures`).Scan(&base); err != nil {
+			return err
+		}
+		daily := map[dailyKey]*dailyVal{}
+		for i := range rows {
+			id := base + int64(i) + 1
+			k := rows[i].key()
+			if v := daily[k]; v == nil {
+				daily[k] = &dailyVal{n: 1, first: id, last: id}
+			} else {
+				v.n++
+				v.last = id
+			}
+		}
 		var stmt *sql.Stmt
-		args := make([]any, 0, 12*batchRows)
+		args := make([]any, 0, 13*batchRows)
 		for start := 0; start < len(rows); start += batchRows {
 			end := min(start+batchRows, len(rows))
 			args = args[:0]
 			for i := start; i < end; i++ {
-				args = append(args, rows[i].args()...)
+				args = append(args, rows[i].args(base+int64(i)+1)...)
 			}
 			var err error
 			if end-start == batchRows {
 				if stmt == nil {
+					full := insertPrefix + strings.Repeat(insertValues+",", batchRows-1) + insertValues
 					if stmt, err = tx.PrepareContext(ctx, full); err != nil {
 						return err
 					}
@@ -272,12 +284,10 @@ func (l *Log) RecordBatch(ctx context.Context, fs []Failure) error {
 				return err
 			}
 		}
+		last = base + int64(len(rows))
 		return bumpDaily(ctx, tx, daily)
 	})
-	if err != nil {
-		return fmt.Errorf("failures: record batch of %d: %w", len(fs), err)
-	}
-	return nil
+	return last, err
 }
 
 // dailyKey is one cell of the daily roll-up.
@@ -285,6 +295,10 @@ type dailyKey struct {
 	day                        int64
 	model, code, verb, subject string
 }
+
+// dailyVal is what the roll-up keeps for a cell: the count, and the first
+// and last row ids, which serve as example usages.
+type dailyVal struct{ n, first, last int64 }
 
 const dayMillis = int64(24 * time.Hour / time.Millisecond)
 
@@ -300,21 +314,37 @@ func floorDiv(a, b int64) int64 {
 	return q
 }
 
+// dailyRows is how many cells one roll-up upsert carries.
+const dailyRows = 200
+
+const upsertPrefix = `INSERT INTO failure_daily (day, model, code, verb, subject, n, first_id, last_id) VALUES `
+const upsertValues = `(?,?,?,?,?,?,?,?)`
+const upsertSuffix = ` ON CONFLICT (day, model, code, verb, subject) DO UPDATE SET n = n + excluded.n,
+	first_id = min(first_id, excluded.first_id), last_id = max(last_id, excluded.last_id)`
+
 // bumpDaily adds counts to the daily roll-up, in the same transaction as
 // the rows they count, so the two never disagree.
-func bumpDaily(ctx context.Context, tx *sql.Tx, daily map[dailyKey]int) error {
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO failure_daily (day, model, code, verb, subject, n) VALUES (?,?,?,?,?,?)
-		ON CONFLICT (day, model, code, verb, subject) DO UPDATE SET n = n + excluded.n`)
-	if err != nil {
+func bumpDaily(ctx context.Context, tx *sql.Tx, daily map[dailyKey]*dailyVal) error {
+	args := make([]any, 0, 8*dailyRows)
+	k := 0
+	flush := func() error {
+		if k == 0 {
+			return nil
+		}
+		q := upsertPrefix + strings.Repeat(upsertValues+",", k-1) + upsertValues + upsertSuffix
+		_, err := tx.ExecContext(ctx, q, args...)
+		args, k = args[:0], 0
 		return err
 	}
-	defer stmt.Close()
-	for k, n := range daily {
-		if _, err := stmt.ExecContext(ctx, k.day, k.model, k.code, k.verb, k.subject, n); err != nil {
-			return err
+	for key, v := range daily {
+		args = append(args, key.day, key.model, key.code, key.verb, key.subject, v.n, v.first, v.last)
+		if k++; k == dailyRows {
+			if err := flush(); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
+	return flush()
 }
 
 // RecordSuccess counts n actions of model that ran, for failure rates: one

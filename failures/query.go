@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -143,6 +144,7 @@ type cell struct {
 	day                        int64
 	model, code, verb, subject string
 	n                          int
+	first, last                int64 // ids of the cell's first and last rows
 }
 
 // cells returns the roll-up of every failure at or after since. Whole days
@@ -156,14 +158,14 @@ func (l *Log) cells(ctx context.Context, since time.Time) ([]cell, error) {
 	var out []cell
 	if ms != first*dayMillis {
 		whole = first + 1
-		rows, err := l.db.QueryContext(ctx, `SELECT model, code, verb, subject, count(*) FROM failures
+		rows, err := l.db.QueryContext(ctx, `SELECT model, code, verb, subject, count(*), min(id), max(id) FROM failures
 			WHERE ts >= ? AND ts < ? GROUP BY model, code, verb, subject`, ms, whole*dayMillis)
 		if err != nil {
 			return nil, fmt.Errorf("failures: aggregate: %w", err)
 		}
 		for rows.Next() {
 			c := cell{day: first}
-			if err := rows.Scan(&c.model, &c.code, &c.verb, &c.subject, &c.n); err != nil {
+			if err := rows.Scan(&c.model, &c.code, &c.verb, &c.subject, &c.n, &c.first, &c.last); err != nil {
 				rows.Close()
 				return nil, err
 			}
@@ -174,14 +176,14 @@ func (l *Log) cells(ctx context.Context, since time.Time) ([]cell, error) {
 			return nil, err
 		}
 	}
-	rows, err := l.db.QueryContext(ctx, `SELECT day, model, code, verb, subject, n FROM failure_daily WHERE day >= ?`, whole)
+	rows, err := l.db.QueryContext(ctx, `SELECT day, model, code, verb, subject, n, first_id, last_id FROM failure_daily WHERE day >= ?`, whole)
 	if err != nil {
 		return nil, fmt.Errorf("failures: aggregate: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var c cell
-		if err := rows.Scan(&c.day, &c.model, &c.code, &c.verb, &c.subject, &c.n); err != nil {
+		if err := rows.Scan(&c.day, &c.model, &c.code, &c.verb, &c.subject, &c.n, &c.first, &c.last); err != nil {
 			return nil, err
 		}
 		out = append(out, c)
@@ -220,20 +222,43 @@ type Example struct {
 }
 
 // examples returns up to n of the newest distinct usages (raw text and
-// context) of (code, subject[, verb]) since the given time.
-func (l *Log) examples(ctx context.Context, code Code, verb, subject string, since time.Time, n int) ([]Example, error) {
+// context) of the cells that match code, subject and, if not empty, verb.
+// The candidates are the first and last rows of each matching cell; no
+// scan of the rows is needed.
+func (l *Log) examples(ctx context.Context, cs []cell, code Code, verb, subject string, n int) ([]Example, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	q := `SELECT ts, raw, context, model, agent FROM failures WHERE code = ? AND subject = ? AND ts >= ?`
-	args := []any{string(code), subject, since.UnixMilli()}
-	if verb != "" {
-		q += ` AND verb = ?`
-		args = append(args, verb)
+	var ids []int64
+	for _, c := range cs {
+		if c.code == string(code) && c.subject == subject && (verb == "" || c.verb == verb) {
+			ids = append(ids, c.last)
+			if c.first != c.last {
+				ids = append(ids, c.first)
+			}
+		}
 	}
-	// Look at a few more rows than needed, to skip repeats of one usage.
-	q += fmt.Sprintf(` ORDER BY ts DESC LIMIT %d`, 10*n)
-	rows, err := l.db.QueryContext(ctx, q, args...)
+	slices.Sort(ids)
+	slices.Reverse(ids)
+	ids = slices.Compact(ids)
+	if len(ids) > 8*n {
+		ids = ids[:8*n]
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var q strings.Builder
+	q.WriteString(`SELECT ts, raw, context, model, agent FROM failures WHERE id IN (`)
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		if i > 0 {
+			q.WriteByte(',')
+		}
+		q.WriteByte('?')
+		args[i] = id
+	}
+	q.WriteString(`) ORDER BY ts DESC, id DESC`)
+	rows, err := l.db.QueryContext(ctx, q.String(), args...)
 	if err != nil {
 		return nil, fmt.Errorf("failures: examples: %w", err)
 	}
@@ -274,7 +299,7 @@ func (l *Log) UnknownVerbs(ctx context.Context, since time.Time, examples int) (
 	}
 	out := unknownVerbs(cs)
 	for i := range out {
-		if out[i].Examples, err = l.examples(ctx, UnknownVerb, "", out[i].Token, since, examples); err != nil {
+		if out[i].Examples, err = l.examples(ctx, cs, UnknownVerb, "", out[i].Token, examples); err != nil {
 			return nil, err
 		}
 	}
@@ -409,8 +434,8 @@ func (l *Log) Prune(ctx context.Context, before time.Time, progress func(done, t
 		}
 		// The cut's own day keeps the rows at or after the cut: count them
 		// again from the rows.
-		_, err := tx.ExecContext(ctx, `INSERT INTO failure_daily (day, model, code, verb, subject, n)
-			SELECT ?, model, code, verb, subject, count(*) FROM failures WHERE ts >= ? AND ts < ?
+		_, err := tx.ExecContext(ctx, `INSERT INTO failure_daily (day, model, code, verb, subject, n, first_id, last_id)
+			SELECT ?, model, code, verb, subject, count(*), min(id), max(id) FROM failures WHERE ts >= ? AND ts < ?
 			GROUP BY model, code, verb, subject`, day, day*dayMillis, (day+1)*dayMillis)
 		return err
 	})

@@ -63,7 +63,7 @@ func (l *Log) SuggestAliases(ctx context.Context, since time.Time, cfg SuggestCo
 	cfg = cfg.withDefaults()
 	out := suggest(unknownVerbs(cs), cfg)
 	for i := range out {
-		if out[i].Examples, err = l.examples(ctx, UnknownVerb, "", out[i].Alias, since, cfg.Examples); err != nil {
+		if out[i].Examples, err = l.examples(ctx, cs, UnknownVerb, "", out[i].Alias, cfg.Examples); err != nil {
 			return nil, err
 		}
 	}
@@ -122,7 +122,7 @@ func (l *Log) CommonPatterns(ctx context.Context, since time.Time, n, examples i
 	cfg = cfg.withDefaults()
 	ps := patterns(cs, n, suggest(unknownVerbs(cs), cfg), cfg)
 	for i := range ps {
-		if ps[i].Examples, err = l.examples(ctx, ps[i].Code, ps[i].Verb, ps[i].Subject, since, examples); err != nil {
+		if ps[i].Examples, err = l.examples(ctx, cs, ps[i].Code, ps[i].Verb, ps[i].Subject, examples); err != nil {
 			return nil, err
 		}
 	}
@@ -302,20 +302,20 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 		}
 	}
 	for i := range r.Aliases {
-		if r.Aliases[i].Examples, err = l.examples(ctx, UnknownVerb, "", r.Aliases[i].Alias, since, cfg.Examples); err != nil {
+		if r.Aliases[i].Examples, err = l.examples(ctx, cs, UnknownVerb, "", r.Aliases[i].Alias, cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()
 	}
 	for i := range r.Patterns {
 		p := &r.Patterns[i]
-		if p.Examples, err = l.examples(ctx, p.Code, p.Verb, p.Subject, since, cfg.Examples); err != nil {
+		if p.Examples, err = l.examples(ctx, cs, p.Code, p.Verb, p.Subject, cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()
 	}
 	for i := range r.UnknownVerbs {
-		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, UnknownVerb, "", r.UnknownVerbs[i].Token, since, cfg.Examples); err != nil {
+		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, cs, UnknownVerb, "", r.UnknownVerbs[i].Token, cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()

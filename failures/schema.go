@@ -5,9 +5,11 @@ import "github.com/pattern-dialect/dialect/internal/sqlite"
 // Migrations returns this package's schema, for sqlite.Open. Times are Unix
 // milliseconds (UTC); days are whole UTC days since 1970-01-01.
 //
-// failures holds one row per failure. failure_daily is a roll-up of it by
-// (day, model, code, verb, subject), kept in the same transaction as the
-// rows, so that reports over a million rows read a few thousand instead.
+// failures holds one row per failure, indexed by time only (an index costs
+// insert speed). failure_daily is a roll-up of it by (day, model, code,
+// verb, subject), kept in the same transaction as the rows, so that reports
+// read the roll-up instead of the rows; each cell also keeps the ids of its
+// first and last rows, which the report shows as example usages.
 // action_counts counts successful actions per model and day.
 func Migrations() []sqlite.Migration {
 	return []sqlite.Migration{{
@@ -31,14 +33,15 @@ CREATE TABLE failures (
 	context    TEXT    NOT NULL DEFAULT ''
 );
 CREATE INDEX failures_ts ON failures (ts);
-CREATE INDEX failures_subject ON failures (code, subject, ts);
 CREATE TABLE failure_daily (
 	day     INTEGER NOT NULL,
 	model   TEXT    NOT NULL,
 	code    TEXT    NOT NULL,
 	verb    TEXT    NOT NULL,
 	subject TEXT    NOT NULL,
-	n       INTEGER NOT NULL,
+	n        INTEGER NOT NULL,
+	first_id INTEGER NOT NULL, -- the first and last rows of the cell:
+	last_id  INTEGER NOT NULL, -- example usages without an index
 	PRIMARY KEY (day, model, code, verb, subject)
 ) WITHOUT ROWID;
 CREATE TABLE action_counts (

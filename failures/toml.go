@@ -310,9 +310,9 @@ func appendToArray(src []byte, it tomlItem, alias, nl string) ([]byte, error) {
 			last = i
 			i++
 		}
-		if last >= 0 {
-			lastLineStart = bytes.LastIndexByte(v[:last+1], '\n') + 1
-		}
+	}
+	if last >= 0 {
+		lastLineStart = bytes.LastIndexByte(v[:last+1], '\n') + 1
 	}
 	s := tomlString(alias)
 	abs := func(i int) int { return it.valStart + i }

@@ -101,7 +101,8 @@ func Open(ctx context.Context, path string, migrations ...Migration) (*DB, error
 // file: URI so that '?', '#' and '%' in it cannot be read as parameters.
 func dsn(path string) string {
 	params := "_busy_timeout=" + fmt.Sprint(BusyTimeout.Milliseconds()) +
-		"&_foreign_keys=1&_synchronous=NORMAL&_txlock=immediate"
+		"&_foreign_keys=1&_synchronous=NORMAL&_txlock=immediate" +
+		"&_pragma=cache_size(-65536)&_pragma=temp_store(MEMORY)"
 	if path == ":memory:" {
 		return "file::memory:?" + params
 	}
