@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"io"
+	"unicode/utf8"
 )
 
 // filterMode is how Filter treats the rest of the current line.
@@ -13,14 +14,17 @@ const (
 	pass                        // shown as it arrives
 	hide                        // part of a line action's content block: dropped
 	hold                        // may be an action line: held until the line ends
+	holdSigil                   // starts with a sigil: held until it is known whether it is an action
 )
 
 // Filter is an io.Writer for text shown to a person while a model streams:
 // it passes the text through to its writer but hides the lines of line actions and
 // of their content blocks. Text goes out as it arrives, except a line that
-// starts (after indentation, bullets or quote markers) with "/" — or, just
-// after an action line, one that may open its content block — which is held
-// until the line ends and the scanner has decided whether it is an action.
+// starts (after indentation, bullets or quote markers) with "/", which is
+// held only until it is known whether it is an action ("/usr/" is released
+// at its second slash, "/recall " dropped at its space), and, just after an
+// action line, a line that may open its content block, which is held until
+// it ends.
 // Inline actions are prose and stay visible.
 //
 // Filter scans as it goes: after Close, Scanner().Actions() holds the
@@ -33,6 +37,7 @@ type Filter struct {
 	mode     filterMode
 	atStart  bool  // the next byte starts a line
 	sawQuote bool  // the current line's prefix holds a quote marker
+	sigil    int   // offset in held of the line's first sigil, in holdSigil mode
 	err      error // the first error from w
 }
 
@@ -72,6 +77,7 @@ func (f *Filter) Write(p []byte) (int, error) {
 			}
 			if k < len(body) {
 				f.mode = f.decide(body[k])
+				f.sigil = len(f.held) + k
 				if f.mode == pass {
 					f.out(f.held)
 					f.held = f.held[:0]
@@ -83,6 +89,17 @@ func (f *Filter) Write(p []byte) (int, error) {
 			f.out(seg)
 		case undecided, hold:
 			f.held = append(f.held, seg...)
+		case holdSigil:
+			f.held = append(f.held, seg...)
+			if known, action := sigilKnown(f.held[f.sigil:]); known {
+				if action {
+					f.mode = hide
+				} else {
+					f.mode = pass
+					f.out(f.held)
+				}
+				f.held = f.held[:0]
+			}
 		}
 		f.s.Write(seg)
 		if nl >= 0 {
@@ -108,7 +125,7 @@ func (f *Filter) Close() error {
 
 // endLine settles a held line once the scanner has read all of it.
 func (f *Filter) endLine() {
-	if (f.mode == undecided || f.mode == hold) && f.s.kind == kindProse {
+	if (f.mode == undecided || f.mode == hold || f.mode == holdSigil) && f.s.kind == kindProse {
 		f.out(f.held)
 	}
 	f.held = f.held[:0]
@@ -141,7 +158,7 @@ func (f *Filter) startMode() filterMode {
 func (f *Filter) decide(c byte) filterMode {
 	s := f.s
 	if c == '/' {
-		return hold
+		return holdSigil
 	}
 	if (s.state == afterAction || s.state == inQuoteContent) && s.cur >= 0 && s.actions[s.cur].lineAction &&
 		(c == '`' || c == '~' || f.sawQuote) {
@@ -158,4 +175,25 @@ func isPrefixByte(c byte) bool {
 		return true
 	}
 	return c >= '0' && c <= '9'
+}
+
+// sigilKnown decides, as soon as the bytes allow, whether a line whose
+// first sigil starts b is a line action: a sigil, then a word not followed
+// by a path character (the scanner's own test, so the two agree).
+func sigilKnown(b []byte) (known, action bool) {
+	if len(b) < 2 || !utf8.FullRune(b[1:]) {
+		return false, false
+	}
+	if e := wordEnd(b, 1); e == 1 {
+		return true, false // not a word: "/2", "/-x", "//"
+	} else if e == len(b) || !utf8.FullRune(b[e:]) {
+		return false, false // the word may go on
+	} else if b[e] == '.' || b[e] == ':' {
+		if e+1 == len(b) || !utf8.FullRune(b[e+1:]) {
+			return false, false
+		}
+		return true, !pathAfter(b, e)
+	} else {
+		return true, !pathAfter(b, e)
+	}
 }

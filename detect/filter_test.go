@@ -95,3 +95,29 @@ func TestFilterWriteError(t *testing.T) {
 		t.Error("Close lost the writer's error")
 	}
 }
+
+// A sigil line is held only until it is known whether it is an action.
+func TestFilterReleasesSigilLinesEarly(t *testing.T) {
+	var out bytes.Buffer
+	f := NewFilter(&out, testVocab(), DefaultOptions())
+	step := func(in, want string) {
+		t.Helper()
+		f.Write([]byte(in))
+		if out.String() != want {
+			t.Fatalf("after %q: shown %q, want %q", in, out.String(), want)
+		}
+	}
+	step("- /us", "")
+	step("r", "")
+	step("/bin is a path", "- /usr/bin is a path")
+	step("\n/2", "- /usr/bin is a path\n/2")
+	step(" halves\n/recall", "- /usr/bin is a path\n/2 halves\n")
+	step(" x and more", "- /usr/bin is a path\n/2 halves\n")
+	step("\n/index.", "- /usr/bin is a path\n/2 halves\n")
+	step("h", "- /usr/bin is a path\n/2 halves\n/index.h")
+	step("tml\n", "- /usr/bin is a path\n/2 halves\n/index.html\n")
+	f.Close()
+	if as := f.Scanner().Actions(); len(as) != 1 || as[0].Token != "recall" {
+		t.Errorf("actions %v", briefs(as))
+	}
+}
