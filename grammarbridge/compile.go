@@ -62,6 +62,11 @@ type Options struct {
 	// WorkLimit bounds the matcher's steps per input; 0 means
 	// DefaultWorkLimit. A match that needs more fails with ErrWorkLimit.
 	WorkLimit int
+
+	// naive, for tests, turns off every optimization that must not change
+	// results (memoization, pruning by first byte, dropped redundant
+	// skips), leaving the plain backtracking search to compare with.
+	naive bool
 }
 
 // DefaultWorkLimit is the default number of matcher steps per input.
@@ -132,7 +137,11 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		}
 	}
 	computeFirst(start)
-	dropRedundantSkips(start)
+	if opts.naive {
+		disablePruning(start, map[*crule]bool{})
+	} else {
+		dropRedundantSkips(start)
+	}
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
@@ -761,4 +770,22 @@ func altEmptyUndef(a *calt, emptyUndef map[*crule]bool) bool {
 		}
 	}
 	return true
+}
+
+// disablePruning marks every rule and alternative reachable from r as able
+// to start with anything (Options.naive).
+func disablePruning(r *crule, seen map[*crule]bool) {
+	if seen[r] {
+		return
+	}
+	seen[r] = true
+	r.firstAny = true
+	for _, a := range r.alts {
+		a.firstAny = true
+		for i := range a.parts {
+			if p := &a.parts[i]; p.kind == partRules {
+				disablePruning(p.rule, seen)
+			}
+		}
+	}
 }

@@ -446,7 +446,7 @@ type failKey struct {
 // this changes no result; it is what keeps grammars with many optional
 // parts and wildcards from taking exponential time.
 func (m *matcher) stepMemo(c int32, a *calt, i int, pos int, w wild) {
-	if i == len(a.parts) && c == top || m.work < failMemoAfter {
+	if i == len(a.parts) && c == top || m.work < failMemoAfter || m.g.opts.naive {
 		m.step(c, a, i, pos, w)
 		return
 	}
@@ -484,7 +484,7 @@ func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
 		return
 	}
 	n := m.tn
-	if m.firstVisit(r, pos, w.start >= 0) {
+	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0) {
 		// Most rules are entered once at a position: explore them in place.
 		// Only a second visit collects and memoizes their outcomes.
 		for _, sub := range r.alts {
