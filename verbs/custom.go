@@ -3,6 +3,7 @@ package verbs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -198,8 +199,8 @@ func (r *Registry) matchCustom(v *Verb, in Input) (map[string]any, string, error
 	}
 	m, err := v.grammar.Best(text)
 	if err != nil {
-		nm, ok := err.(*grammarbridge.NoMatchError)
-		if !ok {
+		var nm *grammarbridge.NoMatchError
+		if !errors.As(err, &nm) {
 			return nil, "", perr(MalformedSyntax, v.Name, 0, "/%s: the arguments could not be read: %v", v.Name, err)
 		}
 		exp := describeExpected(nm.Expected)
