@@ -180,8 +180,7 @@ func fetchFormat(f string) (string, error) {
 // parseFetchURL accepts http and https URLs; a bare host ("example.com/x")
 // is taken as https.
 func parseFetchURL(raw string) (*url.URL, error) {
-	raw = strings.TrimSpace(raw)
-	raw = strings.Trim(raw, "<>\"'")
+	raw = trimURL(raw)
 	if raw == "" {
 		return nil, errorf(CodeMissingArg, nil, "/fetch needs a URL")
 	}
@@ -200,6 +199,25 @@ func parseFetchURL(raw string) (*url.URL, error) {
 	}
 	u.Fragment = ""
 	return u, nil
+}
+
+// trimURL removes what a model writes around a URL in prose: quotes and
+// angle brackets, and trailing sentence punctuation or a closing
+// parenthesis that the URL did not open ("(see https://x.y/a)." → the URL).
+func trimURL(raw string) string {
+	raw = strings.Trim(strings.TrimSpace(raw), "<>\"'`")
+	for raw != "" {
+		last := raw[len(raw)-1]
+		switch {
+		case strings.IndexByte(".,;:!?", last) >= 0:
+			raw = raw[:len(raw)-1]
+		case last == ')' && strings.Count(raw, "(") < strings.Count(raw, ")"):
+			raw = raw[:len(raw)-1]
+		default:
+			return raw
+		}
+	}
+	return raw
 }
 
 // get fetches u and returns its text in format, cleaned for a terminal.

@@ -240,6 +240,22 @@ func TestFetchBadURL(t *testing.T) {
 	}
 }
 
+func TestTrimURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://go.dev/doc.":                       "https://go.dev/doc",
+		"<https://go.dev/doc>":                      "https://go.dev/doc",
+		"https://x.test/a?b=1,":                     "https://x.test/a?b=1",
+		"https://en.wikipedia.org/wiki/Go_(lang)":   "https://en.wikipedia.org/wiki/Go_(lang)",
+		"https://en.wikipedia.org/wiki/Go_(lang)).": "https://en.wikipedia.org/wiki/Go_(lang)",
+		"`https://x.test/`":                         "https://x.test/",
+		"  ":                                        "",
+	} {
+		if got := trimURL(in); got != want {
+			t.Errorf("trimURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestIsPublicAddr(t *testing.T) {
 	for s, want := range map[string]bool{
 		"8.8.8.8": true, "1.1.1.1": true, "2606:4700:4700::1111": true,
