@@ -32,7 +32,8 @@ type Resolver struct {
 	foldHit  map[string]Result  // folded name → its tier-2 result
 
 	names       []nameInfo         // every (folded name or inflected form, verb) pair
-	byLen       [2][]bucket        // per class (normal, loose): rune length → names and forms of that length
+	groups      [2][]groupBucket   // per class (normal, loose): base-name length → names with their forms
+	spread      [2][2]int          // per class: most a form is shorter, longer than its name
 	strictNames []int32            // names of strict verbs
 	strict      map[string]bool    // canonical verbs that are strict
 	bySoundex   map[string][]int32 // Soundex digits (without the letter) → phonetically indexed names
@@ -47,12 +48,21 @@ type verbInfo struct {
 	priority int
 }
 
-// bucket holds the names of one length, signatures contiguous so the
-// filter loop stays in cache.
-type bucket struct {
-	sigs []uint64
-	ids  []int32
+// group is one non-strict name with its inflected forms, which are
+// r.names[first : first+count]. A single test on the group rules most of
+// them out at once: keep is the set of signature bits that no form changes,
+// and a form within k edits of a token differs from it in at most 2k of
+// those bits too.
+type group struct {
+	sig            uint64 // the name's signature
+	keep           uint64 // bits equal in the signatures of the name and all its forms
+	minLen, maxLen int32  // shortest and longest member, in runes
+	first, count   int32  // members in r.names
 }
+
+// groupBucket holds the groups whose name has one length, contiguous so
+// the filter loop stays in cache.
+type groupBucket []group
 
 type nameInfo struct {
 	key     string // folded name, or an inflected form of it
@@ -143,14 +153,34 @@ func (r *Resolver) addName(key string, verb int32, s Strictness) {
 		}
 		return
 	}
-	r.addForm(key, key, verb, s, true)
+	first := int32(len(r.names))
+	r.addForm(key, key, verb, true)
 	// Inflected forms let tier 4 see "gettin" as a typo of "getting".
 	for _, f := range r.lex.Forms(key) {
-		r.addForm(f, key, verb, s, false)
+		r.addForm(f, key, verb, false)
 	}
+	base := &r.names[first]
+	g := group{sig: base.sig, keep: ^uint64(0), minLen: int32(len(base.runes)), maxLen: int32(len(base.runes)),
+		first: first, count: int32(len(r.names)) - first}
+	for _, m := range r.names[first:] {
+		g.keep &^= m.sig ^ base.sig
+		g.minLen = min(g.minLen, int32(len(m.runes)))
+		g.maxLen = max(g.maxLen, int32(len(m.runes)))
+	}
+	class := 0
+	if s == Loose {
+		class = 1
+	}
+	n := len(base.runes)
+	for len(r.groups[class]) <= n {
+		r.groups[class] = append(r.groups[class], nil)
+	}
+	r.groups[class][n] = append(r.groups[class][n], g)
+	r.spread[class][0] = max(r.spread[class][0], n-int(g.minLen))
+	r.spread[class][1] = max(r.spread[class][1], int(g.maxLen)-n)
 }
 
-func (r *Resolver) addForm(form, base string, verb int32, s Strictness, phonetic bool) {
+func (r *Resolver) addForm(form, base string, verb int32, phonetic bool) {
 	rs := []rune(form)
 	ni := int32(len(r.names))
 	nm := nameInfo{key: form, base: base, runes: rs, sig: signature(rs), verb: verb}
@@ -160,16 +190,6 @@ func (r *Resolver) addForm(form, base string, verb int32, s Strictness, phonetic
 		r.bySoundex[nm.soundex[1:]] = append(r.bySoundex[nm.soundex[1:]], ni)
 	}
 	r.names = append(r.names, nm)
-	class := 0
-	if s == Loose {
-		class = 1
-	}
-	for len(r.byLen[class]) <= len(rs) {
-		r.byLen[class] = append(r.byLen[class], bucket{})
-	}
-	b := &r.byLen[class][len(rs)]
-	b.sigs = append(b.sigs, nm.sig)
-	b.ids = append(b.ids, ni)
 }
 
 // Options returns the options in effect, defaults filled in.
@@ -447,9 +467,6 @@ func (r *Resolver) editScan(s *scan, key string, accept bool) {
 		lim := 2 * k
 		visit := func(ni int32) {
 			nm := &r.names[ni]
-			if sigDistance(sig, nm.sig) > lim {
-				return
-			}
 			d := osa(rs, nm.runes, k)
 			if d > k {
 				return
@@ -466,15 +483,21 @@ func (r *Resolver) editScan(s *scan, key string, accept bool) {
 				s.near = addMatch(s.near, m)
 			}
 		}
-		buckets := r.byLen[class]
-		lo, hi := max(1, n-k), min(n+k, len(buckets)-1)
-		for l := lo; l <= hi; l++ {
-			b := &buckets[l]
-			for i, ns := range b.sigs {
-				if sigDistance(sig, ns) > lim {
+		buckets := r.groups[class]
+		lo, hi := int32(n-k), int32(n+k)
+		// Names whose forms can reach the window [n-k, n+k].
+		for l := max(1, n-k-r.spread[class][1]); l <= n+k+r.spread[class][0] && l < len(buckets); l++ {
+			for gi := range buckets[l] {
+				g := &buckets[l][gi]
+				if g.maxLen < lo || g.minLen > hi || sigDistance((sig^g.sig)&g.keep, 0) > lim {
 					continue
 				}
-				visit(b.ids[i])
+				for ni := g.first; ni < g.first+g.count; ni++ {
+					nm := &r.names[ni]
+					if l := int32(len(nm.runes)); l >= lo && l <= hi && sigDistance(sig, nm.sig) <= lim {
+						visit(ni)
+					}
+				}
 			}
 		}
 	}
