@@ -52,16 +52,18 @@ func FuzzParse(f *testing.F) {
 
 // FuzzMatch matches arbitrary inputs against the fixture grammars and, when
 // the shared data is present, a few real ones: no panic, no run-away (the
-// work limit turns it into ErrWorkLimit), distinct values, and Best agreeing
-// with Match.
+// work limit turns it into ErrWorkLimit), distinct values, Best agreeing
+// with Match, and, on the fixtures, the same results as the naive matcher.
 func FuzzMatch(f *testing.F) {
-	var gs []*Grammar
+	var gs, naive []*Grammar
 	for _, name := range []string{"music.agr", "spacing.agr", "values.agr"} {
 		g, err := Compile(FSLoader{os.DirFS("testdata")}, name, Options{WorkLimit: 50000})
 		if err != nil {
 			f.Fatal(err)
 		}
 		gs = append(gs, g)
+		n, _ := Compile(FSLoader{os.DirFS("testdata")}, name, Options{WorkLimit: 200000, naive: true})
+		naive = append(naive, n)
 	}
 	base := os.Getenv("DIALECT_DATA")
 	if base == "" {
@@ -80,6 +82,9 @@ func FuzzMatch(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, in string) {
 		g := gs[int(which)%len(gs)]
+		if i := int(which) % len(gs); i < len(naive) {
+			compareNaive(t, g, naive[i], in) // the optimizations change nothing
+		}
 		ms, err := g.Match(in)
 		if err != nil {
 			if !errors.Is(err, ErrWorkLimit) {
