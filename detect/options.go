@@ -42,7 +42,8 @@ type Options struct {
 	EarlyWindowUnit WindowUnit
 	// ReadOnly says whether an action's intent only reads (recall read or
 	// search, search, calc). The scanner cannot know intents; with a nil
-	// ReadOnly nothing executes early.
+	// ReadOnly nothing executes early. The pointer is valid only during the
+	// call.
 	ReadOnly func(a *Action) bool
 	// OnEarly receives an action cleared for early execution. Trailing,
 	// Executable and Reason are not decided yet at that point.
