@@ -221,31 +221,44 @@ type Example struct {
 	Agent   string    `json:"agent,omitempty"`
 }
 
+// exIndex finds the cells of a pattern without scanning every cell: the
+// example rows of (code, subject) and of (code, verb, subject).
+type exIndex struct {
+	bySubject, byPattern map[string][]int64
+}
+
+func indexCells(cs []cell) *exIndex {
+	x := &exIndex{bySubject: map[string][]int64{}, byPattern: map[string][]int64{}}
+	for _, c := range cs {
+		ks := c.code + "\x00" + c.subject
+		kp := ks + "\x00" + c.verb
+		x.bySubject[ks] = append(x.bySubject[ks], c.first, c.last)
+		x.byPattern[kp] = append(x.byPattern[kp], c.first, c.last)
+	}
+	return x
+}
+
+// ids returns the example row ids of a pattern; an empty verb means any.
+func (x *exIndex) ids(code Code, verb, subject string) []int64 {
+	if verb == "" {
+		return x.bySubject[string(code)+"\x00"+subject]
+	}
+	return x.byPattern[string(code)+"\x00"+subject+"\x00"+verb]
+}
+
 // examples returns up to n of the newest distinct usages (raw text and
-// context) of the cells that match code, subject and, if not empty, verb.
-// The candidates are the first and last rows of each matching cell; no
-// scan of the rows is needed.
-func (l *Log) examples(ctx context.Context, cs []cell, code Code, verb, subject string, n int) ([]Example, error) {
-	if n <= 0 {
+// context) among the rows with the given ids (the first and last rows of a
+// pattern's cells): no scan of the rows is needed.
+func (l *Log) examples(ctx context.Context, cand []int64, n int) ([]Example, error) {
+	if n <= 0 || len(cand) == 0 {
 		return nil, nil
 	}
-	var ids []int64
-	for _, c := range cs {
-		if c.code == string(code) && c.subject == subject && (verb == "" || c.verb == verb) {
-			ids = append(ids, c.last)
-			if c.first != c.last {
-				ids = append(ids, c.first)
-			}
-		}
-	}
+	ids := slices.Clone(cand)
 	slices.Sort(ids)
 	slices.Reverse(ids)
 	ids = slices.Compact(ids)
 	if len(ids) > 8*n {
 		ids = ids[:8*n]
-	}
-	if len(ids) == 0 {
-		return nil, nil
 	}
 	var q strings.Builder
 	q.WriteString(`SELECT ts, raw, context, model, agent FROM failures WHERE id IN (`)
@@ -298,8 +311,9 @@ func (l *Log) UnknownVerbs(ctx context.Context, since time.Time, examples int) (
 		return nil, err
 	}
 	out := unknownVerbs(cs)
+	x := indexCells(cs)
 	for i := range out {
-		if out[i].Examples, err = l.examples(ctx, cs, UnknownVerb, "", out[i].Token, examples); err != nil {
+		if out[i].Examples, err = l.examples(ctx, x.ids(UnknownVerb, "", out[i].Token), examples); err != nil {
 			return nil, err
 		}
 	}

@@ -156,6 +156,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Aliases) == 0 {
 		b.WriteString("None: no unknown verb was frequent and close enough to an existing verb.\n\n")
 	} else {
+		if r.AliasesTotal > len(r.Aliases) {
+			fmt.Fprintf(&b, "The best %d of %d candidates.\n\n", len(r.Aliases), r.AliasesTotal)
+		}
 		b.WriteString("| alias | verb | count | confidence | score | by model |\n|---|---|---:|---:|---:|---|\n")
 		for _, a := range r.Aliases {
 			fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %.1f | %s |\n", mdCode("/"+a.Alias), mdCode("/"+a.Verb), a.Count, a.Confidence, a.Score, mdCell(countsText(a.ByModel)))
@@ -170,7 +173,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 
 	if len(r.UnknownVerbs) > 0 {
-		b.WriteString("## Unknown verbs\n\n| token | count | by model |\n|---|---:|---|\n")
+		b.WriteString("## Unknown verbs\n\n")
+		if r.UnknownVerbsTotal > len(r.UnknownVerbs) {
+			fmt.Fprintf(&b, "The %d most frequent of %d.\n\n", len(r.UnknownVerbs), r.UnknownVerbsTotal)
+		}
+		b.WriteString("| token | count | by model |\n|---|---:|---|\n")
 		for _, t := range r.UnknownVerbs {
 			fmt.Fprintf(&b, "| %s | %d | %s |\n", mdCode("/"+t.Token), t.Count, mdCell(countsText(t.ByModel)))
 		}

@@ -62,8 +62,9 @@ func (l *Log) SuggestAliases(ctx context.Context, since time.Time, cfg SuggestCo
 	}
 	cfg = cfg.withDefaults()
 	out := suggest(unknownVerbs(cs), cfg)
+	x := indexCells(cs)
 	for i := range out {
-		if out[i].Examples, err = l.examples(ctx, cs, UnknownVerb, "", out[i].Alias, cfg.Examples); err != nil {
+		if out[i].Examples, err = l.examples(ctx, x.ids(UnknownVerb, "", out[i].Alias), cfg.Examples); err != nil {
 			return nil, err
 		}
 	}
@@ -121,8 +122,9 @@ func (l *Log) CommonPatterns(ctx context.Context, since time.Time, n, examples i
 	}
 	cfg = cfg.withDefaults()
 	ps := patterns(cs, n, suggest(unknownVerbs(cs), cfg), cfg)
+	x := indexCells(cs)
 	for i := range ps {
-		if ps[i].Examples, err = l.examples(ctx, cs, ps[i].Code, ps[i].Verb, ps[i].Subject, examples); err != nil {
+		if ps[i].Examples, err = l.examples(ctx, x.ids(ps[i].Code, ps[i].Verb, ps[i].Subject), examples); err != nil {
 			return nil, err
 		}
 	}
@@ -230,9 +232,11 @@ func fix(p Pattern, aliases map[string]AliasCandidate, cfg SuggestConfig) string
 
 // ReportConfig says what a report covers.
 type ReportConfig struct {
-	Suggest  SuggestConfig
-	Patterns int // how many top patterns (default 10)
-	Examples int // example usages per pattern and token (default 3)
+	Suggest      SuggestConfig
+	Patterns     int // how many top patterns (default 10)
+	Examples     int // example usages per pattern and token (default 3)
+	Aliases      int // how many alias candidates, best first (default 50)
+	UnknownVerbs int // how many unknown verbs, most frequent first (default 20)
 	// Progress, if not nil, is told about each step: done of total.
 	Progress func(done, total int)
 }
@@ -255,7 +259,10 @@ type Report struct {
 	Patterns     []Pattern        `json:"patterns"`
 	UnknownVerbs []TokenCount     `json:"unknown_verbs"`
 	Aliases      []AliasCandidate `json:"aliases"`
-	Snippet      string           `json:"toml_snippet"` // ready to paste into dialect.toml
+	// The totals before the lists were cut to ReportConfig's sizes.
+	UnknownVerbsTotal int    `json:"unknown_verbs_total"`
+	AliasesTotal      int    `json:"aliases_total"`
+	Snippet           string `json:"toml_snippet"` // ready to paste into dialect.toml
 }
 
 // Report builds the report of the failures since the given time. It reads
@@ -267,6 +274,12 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 	}
 	if cfg.Examples <= 0 {
 		cfg.Examples = 3
+	}
+	if cfg.Aliases <= 0 {
+		cfg.Aliases = 50
+	}
+	if cfg.UnknownVerbs <= 0 {
+		cfg.UnknownVerbs = 20
 	}
 	cfg.Suggest = cfg.Suggest.withDefaults()
 	cfg.Suggest.Examples = cfg.Examples
@@ -289,10 +302,15 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 	r.UnknownVerbs = unknownVerbs(cs)
 	r.Aliases = suggest(r.UnknownVerbs, cfg.Suggest)
 	r.Patterns = patterns(cs, cfg.Patterns, r.Aliases, cfg.Suggest)
-	const topTokens = 20
-	if len(r.UnknownVerbs) > topTokens {
-		r.UnknownVerbs = r.UnknownVerbs[:topTokens]
+	r.AliasesTotal = len(r.Aliases)
+	if len(r.Aliases) > cfg.Aliases {
+		r.Aliases = r.Aliases[:cfg.Aliases]
 	}
+	r.UnknownVerbsTotal = len(r.UnknownVerbs)
+	if len(r.UnknownVerbs) > cfg.UnknownVerbs {
+		r.UnknownVerbs = r.UnknownVerbs[:cfg.UnknownVerbs]
+	}
+	x := indexCells(cs)
 	steps := len(r.Aliases) + len(r.Patterns) + len(r.UnknownVerbs)
 	done := 0
 	step := func() {
@@ -302,20 +320,20 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 		}
 	}
 	for i := range r.Aliases {
-		if r.Aliases[i].Examples, err = l.examples(ctx, cs, UnknownVerb, "", r.Aliases[i].Alias, cfg.Examples); err != nil {
+		if r.Aliases[i].Examples, err = l.examples(ctx, x.ids(UnknownVerb, "", r.Aliases[i].Alias), cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()
 	}
 	for i := range r.Patterns {
 		p := &r.Patterns[i]
-		if p.Examples, err = l.examples(ctx, cs, p.Code, p.Verb, p.Subject, cfg.Examples); err != nil {
+		if p.Examples, err = l.examples(ctx, x.ids(p.Code, p.Verb, p.Subject), cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()
 	}
 	for i := range r.UnknownVerbs {
-		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, cs, UnknownVerb, "", r.UnknownVerbs[i].Token, cfg.Examples); err != nil {
+		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, x.ids(UnknownVerb, "", r.UnknownVerbs[i].Token), cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()

@@ -32,6 +32,7 @@ func main() {
 	flag.IntVar(&cfg.days, "days", 7, "spread the rows over this many days before now")
 	flag.StringVar(&cfg.db, "db", "", "database file (default: a new temporary file, removed afterwards)")
 	flag.Uint64Var(&cfg.seed, "seed", 1, "random seed")
+	flag.BoolVar(&cfg.reuse, "reuse", false, "with -db: measure the reports on the rows already there, insert nothing")
 	flag.Parse()
 	if cfg.db == "" {
 		dir, err := os.MkdirTemp("", "dialect-eval-failures")
@@ -54,6 +55,7 @@ type config struct {
 	rows, batch, days int
 	db                string
 	seed              uint64
+	reuse             bool
 }
 
 // cpuTime is the CPU time (user + system, all threads) the process has used:
@@ -217,11 +219,25 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*result, error) {
 	}
 	now := time.Now()
 	g := newGen(cfg.seed, now, cfg.days)
+	res := &result{rows: cfg.rows}
+	if !cfg.reuse {
+		if err := insert(ctx, cfg, g, now, res, progress); err != nil {
+			return nil, err
+		}
+	}
+	if st, err := os.Stat(cfg.db); err == nil {
+		res.fileBytes = st.Size()
+	}
+	return res, measure(ctx, cfg, now, res)
+}
+
+// insert writes cfg.rows generated rows in batches, timing only the writes.
+func insert(ctx context.Context, cfg config, g *gen, now time.Time, res *result, progress io.Writer) error {
 	log, err := failures.Open(ctx, cfg.db)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	res := &result{rows: cfg.rows}
+	defer log.Close()
 	batch := make([]failures.Failure, 0, cfg.batch)
 	// Generate first so that only inserting is timed.
 	all := make([][]failures.Failure, 0, cfg.rows/cfg.batch+1)
@@ -237,8 +253,7 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*result, error) {
 	done := 0
 	for _, b := range all {
 		if err := log.RecordBatch(ctx, b); err != nil {
-			log.Close()
-			return nil, err
+			return err
 		}
 		done += len(b)
 		bar.update(done, cfg.rows)
@@ -247,20 +262,19 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*result, error) {
 	bar.clear()
 	for _, m := range g.models {
 		if err := log.RecordSuccessAt(ctx, m, now, cfg.rows/2); err != nil {
-			log.Close()
-			return nil, err
+			return err
 		}
 	}
-	log.Close()
-	if st, err := os.Stat(cfg.db); err == nil {
-		res.fileBytes = st.Size()
-	}
+	return nil
+}
 
+// measure times the reports over what the database holds.
+func measure(ctx context.Context, cfg config, now time.Time, res *result) error {
 	// Cold: open as a new `dialect report` process would, then report.
-	tm = startTimer()
-	log, err = failures.Open(ctx, cfg.db)
+	tm := startTimer()
+	log, err := failures.Open(ctx, cfg.db)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer log.Close()
 	res.open = tm.stop()
@@ -270,19 +284,19 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*result, error) {
 	}}
 	tm = startTimer()
 	if res.report, err = log.Report(ctx, since, rc); err != nil {
-		return nil, err
+		return err
 	}
 	res.reportCold = tm.stop()
 	res.reportCold.wall += res.open.wall
 	res.reportCold.cpu += res.open.cpu
 	tm = startTimer()
 	if _, err = log.Report(ctx, since, rc); err != nil {
-		return nil, err
+		return err
 	}
 	res.reportWarm = tm.stop()
 	tm = startTimer()
 	if _, err = log.Report(ctx, since.Add(13*time.Hour+17*time.Minute), rc); err != nil {
-		return nil, err
+		return err
 	}
 	res.reportExact = tm.stop()
 
@@ -298,7 +312,7 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*result, error) {
 			res.plantedRecalled++
 		}
 	}
-	return res, nil
+	return nil
 }
 
 func terms() []failures.Term {
