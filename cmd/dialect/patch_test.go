@@ -68,7 +68,7 @@ func TestPatchCmdApplyFailsWritingNothing(t *testing.T) {
 	// Ambiguous: named as such.
 	f = patchFiles(t, "old", "a\nb\nc\na\nb\nc\n", "diff", "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n")
 	code, out, errs = patchRun(t, "", "patch", "apply", "--file", f[0], "--patch", f[1])
-	if code != 1 || out != "" || !strings.Contains(errs, "hunk #1") || !strings.Contains(errs, "2 places") {
+	if code != 1 || out != "" || !strings.Contains(errs, "hunk #1") || !strings.Contains(errs, "2 places") || !strings.Contains(errs, "--strict") {
 		t.Errorf("ambiguous: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	// Whitespace damage needs -l.
