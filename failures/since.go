@@ -62,6 +62,10 @@ func ParseAge(s string) (time.Duration, error) {
 	default:
 		return 0, &TimeError{s, i, fmt.Sprintf("unknown unit %q (m, h, d or w)", t[i:])}
 	}
+	const maxAge = 100 * 365 * 24 * time.Hour
+	if time.Duration(n) > maxAge/unit {
+		return 0, &TimeError{s, 0, "age too large (at most 100 years)"}
+	}
 	return time.Duration(n) * unit, nil
 }
 
