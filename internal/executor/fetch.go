@@ -164,7 +164,17 @@ func (f *Fetcher) Fetch(ctx context.Context, in intent.Fetch, prev *Cursor) (Res
 	case data.Truncated:
 		fmt.Fprintf(&b, "\n\n[the page was cut at %d bytes]", f.maxBytes)
 	}
-	return Result{Text: b.String(), Data: data}, nil
+	return Result{Text: b.String(), Data: *data}, nil
+}
+
+// NextCursor returns the cursor a fetch result leaves for /fetch continue,
+// or nil when r is not a fetch result or nothing is left. The runtime
+// stores it per session and passes it to the next Fetch or Execute.
+func NextCursor(r Result) *Cursor {
+	if d, ok := r.Data.(FetchData); ok {
+		return d.Next
+	}
+	return nil
 }
 
 func fetchFormat(f string) (string, error) {

@@ -191,7 +191,10 @@ func TestFetchContinue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := r.Data.(*FetchData)
+		d := r.Data.(FetchData)
+		if NextCursor(r) != d.Next {
+			t.Fatal("NextCursor disagrees with Data.Next")
+		}
 		text := r.Text
 		if i := strings.Index(text, "\n\n[shown"); i >= 0 {
 			text = text[:i]

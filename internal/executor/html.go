@@ -261,6 +261,10 @@ func (w *mdWriter) link(n *html.Node) {
 			return
 		}
 	}
+	if t == u || strings.TrimSuffix(t, "/") == strings.TrimSuffix(u, "/") {
+		w.inline(n, u) // a bare URL needs no [text]
+		return
+	}
 	w.inline(n, "["+strings.NewReplacer("[", "(", "]", ")").Replace(t)+"]("+u+")")
 }
 

@@ -50,6 +50,7 @@ func TestHTMLToMarkdownCases(t *testing.T) {
 		{"brackets in link text", `<a href="/y">[1]</a>`, "[(1)](https://a.test/y)\n"},
 		{"parens in url", `<a href="/wiki/Go_(language)">Go</a>`, "[Go](https://a.test/wiki/Go_%28language%29)\n"},
 		{"image link", `<a href="/i"><img alt="Logo"></a>`, "[Logo](https://a.test/i)\n"},
+		{"bare url link", `<a href="https://x.test/">https://x.test</a>`, "https://x.test/\n"},
 		{"headings", "<h3>Three</h3><p>x</p>", "### Three\n\nx\n"},
 		{"empty heading", "<h2> </h2><p>x</p>", "x\n"},
 		{"article only", "<div>menu</div><article><p>story</p></article>", "story\n"},
