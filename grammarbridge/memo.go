@@ -1,0 +1,234 @@
+package grammarbridge
+
+// This file holds the memoization of rule outcomes and of failed states.
+
+import ()
+
+// memoKey identifies a rule entered at an input position, with or
+// without a wildcard open.
+type memoKey struct {
+	rule *crule
+	pos  int
+	open bool
+}
+
+// memoEntry holds the distinct outcomes of a rule at a position.
+type memoEntry struct {
+	busy bool // being computed (left recursion fails, as in packrat parsing)
+	outs []outcome
+}
+
+// maxMemoTab bounds the dense memo table (entries of 8 bytes).
+const maxMemoTab = 1 << 20
+
+// noOutcomes is returned for a rule entered again at the same position
+// while its outcomes are being computed.
+const noOutcomes = -1
+
+// outcome is one way a rule can match: where it ends and its value, or,
+// when it ends with a wildcard still open, its whole trail segment.
+type outcome struct {
+	end int
+
+	// With a wildcard open on entry, either the rule consumed nothing and
+	// it is still open (passOuter), or the rule closed it with text oa:ob.
+	passOuter   bool
+	closedOuter bool
+	oa, ob      int32
+
+	pending bool
+	wstart  int // the open wildcard's start
+	wev     int // its evWild's index in the segment
+	seg     int // the rule's trail: m.segs[seg:seg+nseg]
+	nseg    int
+	val     slotVal // the value, once computed to compare two outcomes
+	hasVal  bool
+}
+
+// failMemoAfter is the work after which failed states are remembered:
+// cheap matches do not pay for the map.
+const failMemoAfter = 512
+
+// failKey is a matcher state: continuation, alternative, part, input
+// position and the start of the open wildcard.
+type failKey struct {
+	serial, alt, part, pos, wstart int32
+}
+
+// stepMemo is step for states that many paths reach (after an optional
+// part, after a rule): a state already explored without success is not
+// explored again. Success never depends on the values captured so far, so
+// this changes no result; it is what keeps grammars with many optional
+// parts and wildcards from taking exponential time.
+func (m *matcher) stepMemo(c int32, a *calt, i int, pos int, w wild) {
+	if i == len(a.parts) && c == top || m.work < failMemoAfter || m.g.opts.naive {
+		m.step(c, a, i, pos, w)
+		return
+	}
+	var serial int32
+	if c != top {
+		serial = m.conts[c].serial
+	}
+	key := failKey{serial, a.id, int32(i), int32(pos), int32(w.start)}
+	if _, failed := m.failed[key]; failed {
+		return
+	}
+	succ, busy := m.succ, m.busyHits
+	m.step(c, a, i, pos, w)
+	if m.succ == succ && m.busyHits == busy && m.err == nil {
+		if m.failed == nil {
+			m.failed = map[failKey]struct{}{}
+		}
+		m.failed[key] = struct{}{}
+	}
+}
+
+func (m *matcher) nextSerial() int32 {
+	m.serial++
+	return m.serial
+}
+
+// visitedOnce marks a memo slot whose rule was entered once, in place.
+const visitedOnce = 0xFFFFFFFF
+
+// firstVisit reports whether rule r is entered at pos (with or without an
+// open wildcard) for the first time in this match, and marks it visited.
+// It is false, and memoization takes over, when the dense table is not in
+// use (very long inputs).
+func (m *matcher) firstVisit(r *crule, pos int, open bool) bool {
+	slot := m.memoSlot(r, pos, open)
+	if slot == nil || uint32(*slot>>32) == m.gen {
+		return false
+	}
+	*slot = uint64(m.gen)<<32 | visitedOnce
+	return true
+}
+
+// memoSlot returns where the outcomes of rule r at pos (with or without an
+// open wildcard) are recorded: a slot of the dense table, or nil when the
+// table would be too big and the map is used.
+func (m *matcher) memoSlot(r *crule, pos int, open bool) *uint64 {
+	if m.memoTab == nil {
+		return nil
+	}
+	i := (int(r.id)*(len(m.in)+1) + pos) * 2
+	if open {
+		i++
+	}
+	return &m.memoTab[i]
+}
+
+// outcomes returns the index in m.entries of the distinct outcomes of p's
+// rule at pos, computing them once per input. With a wildcard open, the
+// outcomes also say where the rule closed it.
+func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
+	open := w.start >= 0
+	slot := m.memoSlot(p.rule, pos, open)
+	key := memoKey{p.rule, pos, open}
+	if slot != nil {
+		if v := *slot; uint32(v>>32) == m.gen && uint32(v) != visitedOnce {
+			idx := int(uint32(v))
+			if m.entries[idx].busy {
+				m.busyHits++
+				return noOutcomes
+			}
+			return idx
+		}
+	} else if idx, ok := m.memo[key]; ok {
+		if m.entries[idx].busy {
+			m.busyHits++
+			return noOutcomes
+		}
+		return idx
+	}
+	idx := m.nent
+	m.nent++
+	if idx == len(m.entries) {
+		m.entries = append(m.entries, memoEntry{})
+	}
+	m.entries[idx].busy = true
+	m.entries[idx].outs = m.entries[idx].outs[:0]
+	if slot != nil {
+		*slot = uint64(m.gen)<<32 | uint64(uint32(idx))
+	} else {
+		if m.memo == nil {
+			m.memo = map[memoKey]int{}
+		}
+		m.memo[key] = idx
+	}
+	base := m.tn
+	w2 := noWild
+	if open {
+		// A stand-in for the caller's open wildcard, which the rule may
+		// close: collect reads where.
+		m.push(event{kind: evWild, slot: -1})
+		w2 = wild{start: w.start, ev: base}
+	}
+	n := m.tn
+	col := m.pushCont(cont{parent: top, collect: int32(idx + 1), segStart: int32(n), depth: m.conts[k].depth, serial: m.nextSerial(), outer: -1})
+	if open {
+		m.conts[col].outer = int32(w2.ev)
+	}
+	ch, known := m.firstByte(pos, w2)
+	for _, sub := range p.rule.alts {
+		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			if m.track && len(sub.parts) > 0 {
+				m.expectPart(pos, &sub.parts[0])
+			}
+			continue
+		}
+		m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+		m.step(col, sub, 0, pos, w2)
+		m.tn = n
+		if m.err != nil {
+			break
+		}
+	}
+	m.ctop--
+	m.tn = base
+	m.entries[idx].busy = false
+	return idx
+}
+
+// collect stores an outcome of the rule being memoized, unless an equal
+// one (same end, same value and counts) is already there.
+func (m *matcher) collect(c int32, pos int, w wild) {
+	k := m.conts[c]
+	m.succ++
+	seg := m.tbuf[k.segStart:m.tn]
+	off := len(m.segs)
+	m.segs = append(m.segs, seg...)
+	o := outcome{end: pos, seg: off, nseg: len(seg)}
+	if k.outer >= 0 {
+		if w.start >= 0 && w.ev == int(k.outer) {
+			o.passOuter = true // consumed nothing: the caller's wildcard is still open
+		} else {
+			ev := &m.tbuf[k.outer]
+			o.closedOuter, o.oa, o.ob = true, ev.a, ev.b
+		}
+	}
+	if w.start >= 0 && !o.passOuter {
+		o.pending, o.wstart, o.wev = true, w.start, w.ev-int(k.segStart)
+	}
+	e := &m.entries[k.collect-1]
+	if !o.pending && !o.passOuter {
+		for i := range e.outs {
+			p := &e.outs[i]
+			if p.pending || p.passOuter || p.end != pos || p.closedOuter != o.closedOuter || p.oa != o.oa || p.ob != o.ob {
+				continue
+			}
+			// Two ways to end here: compare their values.
+			if !p.hasVal {
+				p.val, p.hasVal = m.build(m.segs[p.seg:p.seg+p.nseg]), true
+			}
+			if !o.hasVal {
+				o.val, o.hasVal = m.build(seg), true
+			}
+			if p.val.st == o.val.st && equalValue(p.val.v, o.val.v) {
+				m.segs = m.segs[:off]
+				return
+			}
+		}
+	}
+	e.outs = append(e.outs, o)
+}

@@ -1,0 +1,305 @@
+package grammarbridge
+
+// This file holds the character-level primitives: literal tokens, numbers,
+// separators and word boundaries, as TypeAgent's regular expressions
+// match them.
+
+import (
+	"bytes"
+	"math"
+	"math/big"
+	"strconv"
+	"unicode/utf8"
+)
+
+// firstByte returns the folded first byte of the input at pos after
+// separators (-1 at the end of the input), and whether it is known: it is
+// not when a wildcard is open (the next part may be anywhere) or the input
+// there is not ASCII.
+func (m *matcher) firstByte(pos int, w wild) (int, bool) {
+	if w.start >= 0 {
+		return 0, false
+	}
+	for q := pos; q < len(m.in); q++ {
+		ch := m.in[q]
+		if ch >= utf8.RuneSelf {
+			return 0, false
+		}
+		if !asciiSep[ch] {
+			if 'A' <= ch && ch <= 'Z' {
+				ch += 'a' - 'A'
+			}
+			return int(ch), true
+		}
+	}
+	return -1, true
+}
+
+// setWild ends the pending wildcard w at end; its text, trimmed of
+// separators, must not be empty.
+func (m *matcher) setWild(w wild, end int) bool {
+	a, b := trimSeps(m.in, w.start, end)
+	if a == b {
+		return false
+	}
+	ev := &m.tbuf[w.ev]
+	ev.a, ev.b = int32(a), int32(b)
+	return true
+}
+
+// nextCandidate returns the first position >= from where p's first token
+// may start, or -1. For an ASCII token in ASCII input it searches the
+// lower-cased input; otherwise every rune start is a candidate.
+func (m *matcher) nextCandidate(p *cpart, from int) int {
+	if from >= len(m.in) {
+		return -1
+	}
+	tok := p.toks[0].ascii
+	if tok == nil || !m.isASCII() {
+		for from < len(m.in) && !utf8.RuneStart(m.in[from]) {
+			from++
+		}
+		if from >= len(m.in) {
+			return -1
+		}
+		return from
+	}
+	j := bytes.Index(m.lower[from:], tok)
+	if j < 0 {
+		return -1
+	}
+	return from + j
+}
+
+// isASCII reports whether the input is all ASCII, lower-casing it into
+// m.lower the first time.
+func (m *matcher) isASCII() bool {
+	if m.asciiState == 0 {
+		m.asciiState = 1
+		m.lower = m.lower[:0]
+		for i := 0; i < len(m.in); i++ {
+			c := m.in[i]
+			if c >= utf8.RuneSelf {
+				m.asciiState = 2
+				break
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			m.lower = append(m.lower, c)
+		}
+	}
+	return m.asciiState == 1
+}
+
+// stringAt matches a literal part at pos, skipping separators lazily (the
+// fewest that let the part match), as TypeAgent's regular expression does.
+func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
+	for {
+		if e, ok := m.tokensAt(p, sp, pos); ok {
+			return e, true
+		}
+		if pos >= len(m.in) {
+			return 0, false
+		}
+		r, n := utf8.DecodeRuneInString(m.in[pos:])
+		if !isSep(r) {
+			return 0, false
+		}
+		pos += n
+	}
+}
+
+// tokensAt matches p's tokens starting exactly at pos, followed by a valid
+// boundary, and returns the end.
+func (m *matcher) tokensAt(p *cpart, sp Spacing, pos int) (int, bool) {
+	return m.tokensFrom(p, sp, 0, pos)
+}
+
+func (m *matcher) tokensFrom(p *cpart, sp Spacing, i, pos int) (int, bool) {
+	e, ok := m.tokenAt(&p.toks[i], pos)
+	if !ok {
+		return 0, false
+	}
+	if i == len(p.toks)-1 {
+		if m.boundary(e, sp) {
+			return e, true
+		}
+		return 0, false
+	}
+	k := p.seps[i]
+	if k == sepNone {
+		return m.tokensFrom(p, sp, i+1, e)
+	}
+	// Separators between tokens are matched greedily, backing off one at a
+	// time: only needed when the next token itself starts with one.
+	s := e
+	for s < len(m.in) {
+		r, n := utf8.DecodeRuneInString(m.in[s:])
+		if !isSep(r) {
+			break
+		}
+		s += n
+	}
+	min := e
+	if k == sepRequired {
+		if s == e {
+			return 0, false
+		}
+		_, n := utf8.DecodeRuneInString(m.in[e:])
+		min = e + n
+	}
+	if !isSep(p.toks[i+1].runes[0]) {
+		return m.tokensFrom(p, sp, i+1, s)
+	}
+	for q := s; q >= min; {
+		m.work++
+		if end, ok := m.tokensFrom(p, sp, i+1, q); ok {
+			return end, true
+		}
+		if q == min {
+			break
+		}
+		_, n := utf8.DecodeLastRuneInString(m.in[:q])
+		q -= n
+	}
+	return 0, false
+}
+
+// tokenAt compares one token with the input at pos, case-insensitively.
+func (m *matcher) tokenAt(t *ctoken, pos int) (int, bool) {
+	in := m.in
+	if t.ascii != nil {
+		j := 0
+		for ; j < len(t.ascii); j++ {
+			if pos+j >= len(in) {
+				return 0, false
+			}
+			c := in[pos+j]
+			if c >= utf8.RuneSelf {
+				break // fall back to runes: a non-ASCII letter may fold to ASCII (K, ſ)
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != t.ascii[j] {
+				return 0, false
+			}
+		}
+		if j == len(t.ascii) {
+			return pos + j, true
+		}
+	}
+	q := pos
+	for _, tr := range t.runes {
+		if q >= len(in) {
+			return 0, false
+		}
+		r, n := utf8.DecodeRuneInString(in[q:])
+		if !foldEq(r, tr) {
+			return 0, false
+		}
+		q += n
+	}
+	return q, true
+}
+
+// boundary reports whether a part may end at pos under spacing sp.
+func (m *matcher) boundary(pos int, sp Spacing) bool {
+	if sp == SpacingOptional || sp == SpacingNone || pos == 0 || pos >= len(m.in) {
+		return true
+	}
+	a, _ := utf8.DecodeLastRuneInString(m.in[:pos])
+	b, _ := utf8.DecodeRuneInString(m.in[pos:])
+	if sp == SpacingRequired {
+		return isSep(a) || isSep(b)
+	}
+	return !needsSep(a, b)
+}
+
+// numberLazy matches a number at pos after the fewest separators that let
+// it match.
+func (m *matcher) numberLazy(sp Spacing, pos int) (float64, int, bool) {
+	for {
+		if v, e, ok := m.numberAt(sp, pos); ok {
+			return v, e, true
+		}
+		if pos >= len(m.in) {
+			return 0, 0, false
+		}
+		r, n := utf8.DecodeRuneInString(m.in[pos:])
+		if !isSep(r) {
+			return 0, 0, false
+		}
+		pos += n
+	}
+}
+
+// numberAt matches a JavaScript-style number starting exactly at pos:
+// 0x/0o/0b integers, or a signed decimal with optional fraction and
+// exponent, followed by a valid boundary.
+func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
+	in := m.in
+	digitsEnd := func(i int, ok func(byte) bool) int {
+		for i < len(in) && ok(in[i]) {
+			i++
+		}
+		return i
+	}
+	isDec := func(c byte) bool { return c >= '0' && c <= '9' }
+	if pos+2 < len(in) && in[pos] == '0' {
+		base := 0
+		var ok func(byte) bool
+		switch in[pos+1] {
+		case 'x', 'X':
+			base, ok = 16, func(c byte) bool { return isDec(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+		case 'o', 'O':
+			base, ok = 8, func(c byte) bool { return c >= '0' && c <= '7' }
+		case 'b', 'B':
+			base, ok = 2, func(c byte) bool { return c == '0' || c == '1' }
+		}
+		if base != 0 {
+			if e := digitsEnd(pos+2, ok); e > pos+2 && m.boundary(e, sp) {
+				return parseBase(in[pos+2:e], base), e, true
+			}
+		}
+	}
+	i := pos
+	if i < len(in) && (in[i] == '+' || in[i] == '-') {
+		i++
+	}
+	e := digitsEnd(i, isDec)
+	if e == i {
+		return 0, 0, false
+	}
+	if e+1 < len(in) && in[e] == '.' && isDec(in[e+1]) {
+		e = digitsEnd(e+1, isDec)
+	}
+	if e+1 < len(in) && (in[e] == 'e' || in[e] == 'E') {
+		j := e + 1
+		if j < len(in) && (in[j] == '+' || in[j] == '-') {
+			j++
+		}
+		if k := digitsEnd(j, isDec); k > j {
+			e = k
+		}
+	}
+	if !m.boundary(e, sp) {
+		return 0, 0, false
+	}
+	v, err := strconv.ParseFloat(in[pos:e], 64)
+	if err != nil && !math.IsInf(v, 0) {
+		return 0, 0, false
+	}
+	return v, e, true
+}
+
+func parseBase(digits string, base int) float64 {
+	if v, err := strconv.ParseUint(digits, base, 64); err == nil {
+		return float64(v)
+	}
+	var z big.Int
+	z.SetString(digits, base)
+	f, _ := new(big.Float).SetInt(&z).Float64()
+	return f
+}
