@@ -2,8 +2,6 @@ package grammarbridge
 
 // This file holds the memoization of rule outcomes and of failed states.
 
-import ()
-
 // memoKey identifies a rule entered at an input position, with or
 // without a wildcard open.
 type memoKey struct {
