@@ -1,0 +1,175 @@
+package fuzzy
+
+// strictNearMiss reports a near miss of a strict verb: one of forms is
+// within the normal allowance of a strict verb's name.
+func (r *Resolver) strictNearMiss(token string, forms []string) (Result, bool) {
+	if len(r.strictNames) == 0 {
+		return Result{}, false
+	}
+	var buf [64]rune
+	var cands []Candidate
+	for _, f := range forms {
+		rs := toRunes(buf[:0], f)
+		k := r.opts.allowance(Normal, len(rs))
+		if k == 0 {
+			continue
+		}
+		sig := signature(rs)
+		for _, ni := range r.strictNames {
+			nm := &r.names[ni]
+			if sigDistance(sig, nm.sig) > 2*k {
+				continue
+			}
+			if d := osa(rs, nm.runes, k); d <= k {
+				cands = addCandidate(cands, Candidate{Verb: r.verbs[nm.verb].name, Name: nm.base, Tier: TierEdit, Score: editScore(d, len(rs), len(nm.runes))})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return Result{}, false
+	}
+	sortCandidates(cands)
+	return Result{Input: token, Code: UnknownVerb, nearMiss: true, Candidates: r.trim(cands)}, true
+}
+
+// match is a verb found by a fuzzy tier.
+type match struct {
+	verb int32
+	name int32
+	d    int
+}
+
+// scan collects the fuzzy matches of one tier and, for messages, names
+// just outside the allowance.
+type scan struct {
+	matches []match
+	near    []match
+	r       *Resolver
+	lens    []int // compared length per near entry
+}
+
+func (s *scan) suggestions() []Candidate {
+	var cs []Candidate
+	for _, m := range s.matches {
+		nm := &s.r.names[m.name]
+		cs = addCandidate(cs, Candidate{Verb: s.r.verbs[m.verb].name, Name: nm.base, Tier: TierEdit, Score: editScore(m.d, len(nm.runes), len(nm.runes))})
+	}
+	for _, m := range s.near {
+		nm := &s.r.names[m.name]
+		cs = addCandidate(cs, Candidate{Verb: s.r.verbs[m.verb].name, Name: nm.base, Tier: TierEdit, Score: editScore(m.d, len(nm.runes), len(nm.runes))})
+	}
+	sortCandidates(cs)
+	return cs
+}
+
+// editScan compares key with the names and forms of each strictness class
+// whose length and letter signature allow a distance within that class's
+// allowance. Matches go to s.matches when accept is set, else (the token
+// is a word in its own right) to s.near, as suggestions only.
+func (r *Resolver) editScan(s *scan, key string, accept bool) {
+	s.r = r
+	var buf [64]rune
+	rs := toRunes(buf[:0], key)
+	n := len(rs)
+	sig := signature(rs)
+	for class, st := range [2]Strictness{Normal, Loose} {
+		k := r.opts.allowance(st, n)
+		if k == 0 {
+			continue
+		}
+		lim := 2 * k
+		visit := func(ni int32) {
+			nm := &r.names[ni]
+			d := osa(rs, nm.runes, k)
+			if d > k {
+				return
+			}
+			if nm.key != nm.base && d > r.opts.allowance(Normal, n) {
+				// An inflected form gets only the normal allowance:
+				// "strong" is two edits from "storing", not a /store.
+				return
+			}
+			m := match{verb: nm.verb, name: ni, d: d}
+			if accept {
+				s.matches = addMatch(s.matches, m)
+			} else {
+				s.near = addMatch(s.near, m)
+			}
+		}
+		buckets := r.groups[class]
+		lo, hi := int32(n-k), int32(n+k)
+		// Names whose forms can reach the window [n-k, n+k].
+		for l := max(1, n-k-r.spread[class][1]); l <= n+k+r.spread[class][0] && l < len(buckets); l++ {
+			for gi := range buckets[l] {
+				g := &buckets[l][gi]
+				if g.maxLen < lo || g.minLen > hi || sigDistance((sig^g.sig)&g.keep, 0) > lim {
+					continue
+				}
+				for ni := g.first; ni < g.first+g.count; ni++ {
+					nm := &r.names[ni]
+					if l := int32(len(nm.runes)); l >= lo && l <= hi && sigDistance(sig, nm.sig) <= lim {
+						visit(ni)
+					}
+				}
+			}
+		}
+	}
+}
+
+func addMatch(ms []match, m match) []match {
+	for i := range ms {
+		if ms[i].verb == m.verb {
+			if m.d < ms[i].d {
+				ms[i] = m
+			}
+			return ms
+		}
+	}
+	return append(ms, m)
+}
+
+// pick returns the match with the smallest distance; two verbs at the same
+// distance are AMBIGUOUS_VERB.
+func (r *Resolver) pick(token string, ms []match, t Tier) (Result, bool) {
+	if len(ms) == 0 {
+		return Result{}, false
+	}
+	best := ms[0]
+	for _, m := range ms[1:] {
+		if m.d < best.d {
+			best = m
+		}
+	}
+	scale := 0.9
+	if t == TierPhonetic {
+		scale = 0.75
+	}
+	var tied []Candidate
+	for _, m := range ms {
+		nm := &r.names[m.name]
+		c := Candidate{Verb: r.verbs[m.verb].name, Name: nm.base, Tier: t, Score: scale * editScore(m.d, letterCount(token), len(nm.runes))}
+		tied = append(tied, c)
+	}
+	n := 0
+	for _, m := range ms {
+		if m.d == best.d {
+			n++
+		}
+	}
+	nm := &r.names[best.name]
+	if n > 1 {
+		sortCandidates(tied)
+		return Result{Input: token, Code: AmbiguousVerb, Candidates: r.trim(tied)}, true
+	}
+	return Result{Input: token, Verb: r.verbs[best.verb].name, Name: nm.base, Tier: t,
+		Score: scale * editScore(best.d, letterCount(token), len(nm.runes))}, true
+}
+
+func editScore(d, a, b int) float64 {
+	m := max(a, b, 1)
+	s := 1 - float64(d)/float64(m)
+	if s < 0 {
+		return 0
+	}
+	return s
+}
