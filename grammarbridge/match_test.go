@@ -286,3 +286,24 @@ func TestMatchConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// An input too long for the dense memo table uses the map instead, with
+// the same results.
+func TestMatchLongInput(t *testing.T) {
+	g, err := Compile(FSLoader{os.DirFS("testdata")}, "music.agr", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	track := strings.TrimSpace(strings.Repeat("la ", 40000))
+	ms, err := g.Match("play " + track + " by Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"actionName":"play","parameters":{"artist":"Ben","track":"` + track + `"}}`
+	if len(ms) != 1 || Canonical(ms[0].Value) != want {
+		t.Fatalf("got %d matches", len(ms))
+	}
+	if g.nrules*(len(track)+20)*2 <= maxMemoTab {
+		t.Fatal("input not long enough to leave the dense table")
+	}
+}
