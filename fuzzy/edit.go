@@ -11,7 +11,7 @@ func (r *Resolver) strictNearMiss(token string, forms []string) (Result, bool) {
 	for _, f := range forms {
 		rs := toRunes(buf[:0], f)
 		k := r.opts.allowance(Normal, len(rs))
-		if k == 0 {
+		if k <= 0 {
 			continue
 		}
 		sig := signature(rs)
@@ -74,7 +74,7 @@ func (r *Resolver) editScan(s *scan, key string, accept bool) {
 	sig := signature(rs)
 	for class, st := range [2]Strictness{Normal, Loose} {
 		k := r.opts.allowance(st, n)
-		if k == 0 {
+		if k <= 0 {
 			continue
 		}
 		lim := 2 * k

@@ -2,7 +2,8 @@ package fuzzy
 
 // Allowance is the number of edits a token may be away from a name: Short
 // for tokens of MinFuzzyLen up to LongLen-1 letters, Long for LongLen
-// letters and more.
+// letters and more. A negative value means no edits (zero means the
+// default).
 type Allowance struct {
 	Short int
 	Long  int
@@ -101,9 +102,9 @@ func (o *Options) allowance(s Strictness, n int) int {
 		a = o.Loose
 	}
 	if n >= o.LongLen {
-		return a.Long
+		return max(0, a.Long)
 	}
-	return a.Short
+	return max(0, a.Short)
 }
 
 // maxAllowance is the largest allowance any strictness gets at n letters.

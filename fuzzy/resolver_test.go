@@ -177,6 +177,9 @@ func TestResolveOptions(t *testing.T) {
 	if res := newTest(t, es, Options{}).Resolve("sxnx"); res.OK() {
 		t.Errorf("sxnx with the default allowance: %+v", res)
 	}
+	if res := newTest(t, es, Options{Normal: Allowance{Short: -1, Long: -1}, NoPhonetic: true}).Resolve("sned"); res.OK() {
+		t.Errorf("sned with no edits allowed: %+v", res)
+	}
 	// A synonym of a strict verb never resolves to it.
 	if res := newTest(t, testEntries(), Options{}).Resolve("sanction"); res.Verb == "approve" {
 		t.Errorf("sanction: %+v", res)
