@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -140,4 +141,20 @@ func ExampleCalc_Eval() {
 	// 68
 	// 5 ft = 1.524 m
 	// 70 °F = 21.11111 °C
+}
+
+func ExampleSender_Send() {
+	s, _ := NewSender(SendOptions{}, os.Stdout) // by default @user goes to stdout
+	r, err := s.Send(context.Background(), intent.Send{Domain: "user", Content: "build \x1b[31mfailed\x1b[0m"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(r.Text)
+	_, err = s.Send(context.Background(), intent.Send{Domain: "bluesky", Content: "hi"})
+	fmt.Println(CodeOf(err))
+	// Output:
+	// [@user] build failed
+	// sent to @user (stdout)
+	// NOT_CONFIGURED
 }

@@ -31,3 +31,46 @@ func FuzzCalc(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWebParse: any provider answer gives results or a typed error, and
+// every result is bounded and clean.
+func FuzzWebParse(f *testing.F) {
+	f.Add(`{"web":{"results":[{"title":"<b>T</b>","url":"https://x","description":"d"}]}}`)
+	f.Add(`{"web":{"results":{}}}`)
+	f.Add(`[1, "x", null, {"title": 5}]`)
+	w, _ := NewWeb(WebOptions{URL: "https://x.test/?q={query}", Results: "web.results", Snippet: "description"})
+	f.Fuzz(func(t *testing.T, body string) {
+		rs, err := w.parse([]byte(body))
+		if err != nil {
+			if CodeOf(err) != CodeBadOutput {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		for _, r := range rs {
+			if len(r.Title) > 200 || len(r.URL) > 500 || len(r.Snippet) > 400 || Clean(r.Title) != r.Title || Clean(r.Snippet) != r.Snippet {
+				t.Fatalf("result not bounded or not clean: %+v", r)
+			}
+		}
+		formatResults(rs)
+	})
+}
+
+// FuzzParseFetchURL: a URL is accepted only as http(s) with a host.
+func FuzzParseFetchURL(f *testing.F) {
+	for _, s := range []string{"https://go.dev/doc.", "example.com/x", "file:///etc/passwd", "(https://a.b/c))", "http://[::1]:80/", "javascript:alert(1)"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		u, err := parseFetchURL(s)
+		if err != nil {
+			if CodeOf(err) == "" {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		if (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+			t.Fatalf("accepted %q as %v", s, u)
+		}
+	})
+}
