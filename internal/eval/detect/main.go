@@ -3,9 +3,11 @@
 // that none of them is executable and why, and that scanning in chunks of
 // 1, 2, 3, 7 and 64 bytes and in random pieces reports exactly what
 // whole-message scanning reports. With -mem it also streams messages of 1,
-// 4, 16 and 64 MiB in 20-byte chunks and prints peak heap and time.
+// 4, 16 and 64 MiB in 20-byte chunks and prints peak heap and time; with
+// -speed N it times the scanner (whole messages, 4-byte writes) against the
+// baselines in N interleaved rounds.
 //
-//	go run ./internal/eval/detect [-data DIR] [-splits N] [-mem]
+//	go run ./internal/eval/detect [-data DIR] [-splits N] [-mem] [-speed 15]
 package main
 
 import (
@@ -36,6 +38,7 @@ func main() {
 	splits := flag.Int("splits", 3, "random multi-splits per message")
 	mem := flag.Bool("mem", false, "also print the streaming memory/time table (1, 4, 16, 64 MiB in 20-byte chunks)")
 	repeat := flag.Int("repeat", 3, "with -mem: stream each size this many times and keep the fastest")
+	speedRounds := flag.Int("speed", 0, "also time the scanner against the baselines in this many interleaved rounds (e.g. 15)")
 	flag.Parse()
 
 	msgs, err := loadOutputs(filepath.Join(*data, "llm_outputs"))
@@ -52,6 +55,14 @@ func main() {
 			texts[i] = m.text
 		}
 		printMem(os.Stdout, memTable(texts, []int{1 << 20, 4 << 20, 16 << 20, 64 << 20}, 20, *repeat))
+	}
+	if *speedRounds > 0 {
+		fmt.Println()
+		texts := make([][]byte, len(msgs))
+		for i, m := range msgs {
+			texts[i] = m.text
+		}
+		printSpeed(os.Stdout, speed(texts, *speedRounds), sum.bytes)
 	}
 	if sum.executable > 0 || sum.mismatches > 0 {
 		os.Exit(1)

@@ -66,3 +66,30 @@ func TestLoadOutputsErrors(t *testing.T) {
 		t.Error("no error for a directory without outputs")
 	}
 }
+
+func TestSpeedFixture(t *testing.T) {
+	msgs, err := loadOutputs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts [][]byte
+	total := 0
+	for _, m := range msgs {
+		texts = append(texts, m.text)
+		total += len(m.text)
+	}
+	rows := speed(texts, 2)
+	if len(rows) != 5 {
+		t.Fatalf("rows %+v", rows)
+	}
+	for _, r := range rows {
+		if r.best <= 0 || r.name == "" {
+			t.Errorf("row %+v", r)
+		}
+	}
+	var out bytes.Buffer
+	printSpeed(&out, rows, total)
+	if !strings.Contains(out.String(), "scanner, 4-byte writes") {
+		t.Errorf("table:\n%s", out.String())
+	}
+}
