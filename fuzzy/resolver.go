@@ -35,6 +35,7 @@ type Resolver struct {
 	strict      map[string]bool    // canonical verbs that are strict
 	bySoundex   map[string][]int32 // Soundex digits (without the letter) → phonetically indexed names
 	maxWords    int                // most words in a name
+	prefixes    map[string]bool    // proper word prefixes of multi-word names ("look", "note to")
 
 	emb embedCache // embedding vectors of the names, filled on first use
 }
@@ -83,6 +84,7 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 		exact:     map[string][]int32{},
 		keys:      map[string][]int32{},
 		bySoundex: map[string][]int32{},
+		prefixes:  map[string]bool{},
 		strict:    map[string]bool{},
 	}
 	seenVerb := map[string]bool{}
@@ -140,6 +142,11 @@ func appendOnce(s []int32, v int32) []int32 {
 
 func (r *Resolver) addName(key string, verb int32, s Strictness) {
 	r.maxWords = max(r.maxWords, strings.Count(key, " ")+1)
+	for i := range len(key) {
+		if key[i] == ' ' {
+			r.prefixes[key[:i]] = true
+		}
+	}
 	if s == Strict {
 		// Strict names and their forms are only ever compared for near
 		// misses ("aprooved" is within two edits of "approved").
@@ -414,6 +421,36 @@ func (r *Resolver) LongestPhrase(words []string) int {
 		}
 	}
 	return 0
+}
+
+// Extends reports whether prefix (one or more words, as written) is the
+// beginning of a longer multi-word name, allowing an inflected first word:
+// "look" and "looked" extend ("look up"), "note to" extends ("note to
+// self"), "search" does only if "search web" is a name. A streaming scanner
+// uses it to decide whether to wait for the next word.
+func (r *Resolver) Extends(prefix string) bool {
+	key := fold(prefix)
+	if key == "" || len(r.prefixes) == 0 {
+		return false
+	}
+	if r.prefixes[key] {
+		return true
+	}
+	first, rest := key, ""
+	if i := strings.IndexByte(key, ' '); i >= 0 {
+		first, rest = key[:i], key[i:]
+	}
+	for _, h := range r.lex.Irregular(first) {
+		if r.prefixes[h+rest] {
+			return true
+		}
+	}
+	for _, h := range morph.Stems(first) {
+		if r.prefixes[h+rest] {
+			return true
+		}
+	}
+	return false
 }
 
 // Verbs returns the canonical verbs of the vocabulary in entry order.

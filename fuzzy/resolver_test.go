@@ -217,6 +217,14 @@ func TestLongestPhrase(t *testing.T) {
 			t.Errorf("LongestPhrase(%v) = %d, want %d", tc.words, got, tc.want)
 		}
 	}
+	for prefix, want := range map[string]bool{
+		"look": true, "Looked": true, "looking": true, "note to": true, "note": true,
+		"search": true, "jot": true, "jotted": true, "note to self": false, "fetch": false, "": false,
+	} {
+		if got := r.Extends(prefix); got != want {
+			t.Errorf("Extends(%q) = %v, want %v", prefix, got, want)
+		}
+	}
 	if res := r.Resolve("jotting down"); res.Verb != "memo" || res.Tier != TierMorph {
 		t.Errorf("jotting down: %+v", res)
 	}
