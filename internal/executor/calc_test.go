@@ -135,6 +135,10 @@ func TestCalcUnits(t *testing.T) {
 		{"r = 2; r km to m", "2 km = 2000 m"},
 		{"5 KM TO MILES", "5 km = 3.106856 mi"},
 		{"convert 2 kg to lbs", "2 kg = 4.409245 lb"},
+		{"5 ft 3 in to cm", "5.25 ft = 160.02 cm"},
+		{"5'10\" in cm", "5.83333333333 ft = 177.8 cm"},
+		{"1 h 30 min in minutes", "1.5 h = 90 min"},
+		{"2 lb 8 oz to kg", "2.5 lb = 1.133981 kg"},
 		{"what is 100 F in C?", "100 °F = 37.77778 °C"},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package executor
 import (
 	"math"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -241,10 +242,45 @@ func (t *unitTable) parseConversion(s string) (conversion, bool) {
 	return conversion{}, false
 }
 
-// quantity splits "5 feet", "(2+3) km", "5ft", "a mile" into an
-// expression and a unit.
+var (
+	compoundRe = regexp.MustCompile(`^(?:\s*\d+(?:\.\d+)?\s*[^\d\s.][^\d]*){2,}$`)
+	numberRe   = regexp.MustCompile(`\d+(?:\.\d+)?`)
+)
+
+// compound reads "5 ft 3 in", "5'10\"", "1 h 30 min", "2 lb 4 oz": numbers
+// each followed by a unit of one dimension. It returns the total as a
+// number in the first unit.
+func (t *unitTable) compound(s string) (qty string, u *unit, ok bool) {
+	if !compoundRe.MatchString(s) {
+		return "", nil, false
+	}
+	locs := numberRe.FindAllStringIndex(s, -1)
+	var base float64
+	for i, loc := range locs {
+		end := len(s)
+		if i+1 < len(locs) {
+			end = locs[i+1][0]
+		}
+		v, err := strconv.ParseFloat(s[loc[0]:loc[1]], 64)
+		ui := t.lookup(strings.TrimSpace(s[loc[1]:end]))
+		if err != nil || ui == nil || ui.offset != 0 || (u != nil && ui.dim != u.dim) {
+			return "", nil, false
+		}
+		if u == nil {
+			u = ui
+		}
+		base += v * ui.factor
+	}
+	return strconv.FormatFloat(base/u.factor, 'g', -1, 64), u, true
+}
+
+// quantity splits "5 feet", "(2+3) km", "5ft", "a mile", "5 ft 3 in" into
+// an expression and a unit.
 func (t *unitTable) quantity(s string) (qty string, u *unit, ok bool) {
 	s = strings.TrimSpace(s)
+	if q, u, ok := t.compound(s); ok {
+		return q, u, true
+	}
 	words := strings.Fields(s)
 	for n := min(t.maxLen+1, len(words)); n >= 1; n-- {
 		name := strings.Join(words[len(words)-n:], " ")
