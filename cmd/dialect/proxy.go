@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"time"
+
+	"github.com/pattern-dialect/dialect"
+)
+
+func init() {
+	register(&command{
+		name:  "proxy",
+		usage: "--listen 127.0.0.1:PORT --upstream URL [--hide-actions] [--results-event] [--agent A] [--session S] [--config F] [--db PATH]",
+		short: "run the dialect in front of an OpenAI-compatible server",
+		run:   runProxy,
+	})
+}
+
+// runProxy serves until ctx ends (SIGINT), then shuts down gracefully.
+func runProxy(ctx context.Context, sio *stdio, args []string) error {
+	fs := newFlags("proxy", sio)
+	var rf runtimeFlags
+	rf.add(fs)
+	listen := fs.String("listen", "127.0.0.1:8089", "address to listen on")
+	upstream := fs.String("upstream", "", "base URL of the OpenAI-compatible server (required)")
+	hide := fs.Bool("hide-actions", false, "leave action lines out of the assistant text clients receive")
+	event := fs.Bool("results-event", false, `add an SSE event "dialect" with the results before [DONE]`)
+	agent := fs.String("agent", os.Getenv("DIALECT_AGENT"), "agent for requests without an X-Dialect-Agent header ($DIALECT_AGENT)")
+	session := fs.String("session", os.Getenv("DIALECT_SESSION"), "session for requests without an X-Dialect-Session header ($DIALECT_SESSION)")
+	if err := fs.Parse(args); err != nil {
+		return usageErr{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	up, err := url.Parse(*upstream)
+	if *upstream == "" || err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
+		return usageError("--upstream wants an http or https URL, got %q", *upstream)
+	}
+	rt, err := rf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+
+	opts := []dialect.MiddlewareOption{
+		dialect.OnCompletion(dialect.LogCompletions(sio.err)),
+		dialect.DefaultMeta(dialect.Meta{Agent: *agent, Session: *session}),
+	}
+	if *hide {
+		opts = append(opts, dialect.HideActions())
+	}
+	if *event {
+		opts = append(opts, dialect.ResultsEvent())
+	}
+	logger := log.New(sio.err, "dialect proxy: ", 0)
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return usageError("listen: %v", err)
+	}
+	srv := &http.Server{
+		Handler:           dialect.NewProxy(rt, up, nil, logger, opts...),
+		ReadHeaderTimeout: 30 * time.Second,
+		ErrorLog:          logger,
+	}
+	fmt.Fprintf(sio.err, "dialect proxy: listening on http://%s, upstream %s\n", ln.Addr(), up)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil {
+		return err
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

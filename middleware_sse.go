@@ -1,0 +1,371 @@
+package dialect
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/pattern-dialect/dialect/detect"
+)
+
+// sseBody is the body of a streamed chat completion as the client reads
+// it. It reads the upstream's SSE events as they come and hands each one
+// on as soon as its blank line has arrived (an SSE client cannot use an
+// event before that), writing choice 0's delta.content to a Stream. When
+// the message is complete — the [DONE] event, the end of the body, or a
+// Close after choice 0's finish_reason — it runs the actions before
+// handing on what follows. A Close or read error before that runs nothing.
+type sseBody struct {
+	m   *middleware
+	ctx context.Context
+	up  io.ReadCloser
+
+	mu     sync.Mutex // Read and Close may race when a client cancels
+	c      Completion
+	text   strings.Builder // choice 0's content so far
+	stream *Stream
+	filter *detect.Filter // with HideActions
+	shown  bytes.Buffer   // the filter's output for the current delta
+
+	buf     []byte // read buffer
+	pending []byte // the current event's raw lines, held until its blank line
+	line    []byte // the current line, not yet ended
+	data    []byte // the current event's data
+	out     []byte // ready for the client
+	offset  int64  // bytes read from the upstream
+	evStart int64  // offset of the current event
+
+	last     chunkHead // of the latest chunk, for the results event
+	finished bool      // choice 0 had a finish_reason
+	failed   bool      // the stream can no longer be read as a completion
+	done     bool      // the Completion was delivered
+	eof      bool      // the upstream is exhausted
+	err      error     // the upstream's read error, after out drains
+	closed   bool
+}
+
+// chunkHead is the part of a chunk the results event repeats.
+type chunkHead struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	Model   string `json:"model"`
+}
+
+// chunk is what the middleware reads of a chat.completion.chunk.
+type chunk struct {
+	chunkHead
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Content *string `json:"content"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Error json.RawMessage `json:"error"`
+}
+
+func (m *middleware) newSSEBody(ctx context.Context, up io.ReadCloser, c Completion) *sseBody {
+	b := &sseBody{m: m, ctx: ctx, up: up, c: c, buf: make([]byte, 32<<10)}
+	b.stream = m.rt.NewStream(ctx, c.Meta.Message(""), nil)
+	if m.opt.hide {
+		b.filter = detect.NewFilter(&b.shown, m.rt.Vocabulary(), m.rt.DetectOptions())
+	}
+	return b
+}
+
+// Read hands on whole events as they arrive.
+func (b *sseBody) Read(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for len(b.out) == 0 {
+		if b.closed {
+			return 0, errors.New("dialect: read on closed response body")
+		}
+		if b.err != nil {
+			return 0, b.err
+		}
+		if b.eof {
+			return 0, io.EOF
+		}
+		// Unlock while blocked on the network, so that Close can
+		// interrupt the read.
+		b.mu.Unlock()
+		n, err := b.up.Read(b.buf)
+		b.mu.Lock()
+		if b.closed {
+			return 0, errors.New("dialect: read on closed response body")
+		}
+		b.feed(b.buf[:n])
+		switch {
+		case err == io.EOF:
+			b.atEOF()
+		case err != nil:
+			b.err = err
+			b.incomplete(err)
+		}
+	}
+	n := copy(p, b.out)
+	b.out = b.out[n:]
+	return n, nil
+}
+
+// Close closes the upstream. A message that is complete but for the
+// [DONE] event runs now; any other unfinished one runs nothing.
+func (b *sseBody) Close() error {
+	err := b.up.Close()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	if !b.done {
+		if b.finished && !b.failed {
+			b.complete()
+		} else {
+			b.incomplete(errors.New("response body closed early"))
+		}
+	}
+	return err
+}
+
+// feed splits p into lines and events.
+func (b *sseBody) feed(p []byte) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			b.line = append(b.line, p...)
+			b.offset += int64(len(p))
+			if len(b.pending)+len(b.line) > b.m.opt.maxEvent {
+				b.overflow()
+			}
+			return
+		}
+		b.line = append(b.line, p[:i+1]...)
+		b.offset += int64(i + 1)
+		p = p[i+1:]
+		b.endLine()
+	}
+}
+
+// overflow gives up on an event too large to hold: what is held goes out
+// as it is, and nothing of the message will run.
+func (b *sseBody) overflow() {
+	if !b.failed {
+		b.fail(&ResponseError{Offset: b.evStart, Msg: fmt.Sprintf("SSE event larger than %d bytes", b.m.opt.maxEvent)})
+	}
+	b.out = append(b.out, b.pending...)
+	b.out = append(b.out, b.line...)
+	b.pending, b.line, b.data = b.pending[:0], b.line[:0], b.data[:0]
+}
+
+// endLine takes one whole line (b.line, with its newline).
+func (b *sseBody) endLine() {
+	line := b.line
+	b.pending = append(b.pending, line...)
+	b.line = b.line[:0]
+	body := bytes.TrimRight(line, "\r\n")
+	if len(body) == 0 {
+		b.dispatch()
+		return
+	}
+	name, value, _ := bytes.Cut(body, []byte(":"))
+	if string(name) == "data" {
+		value = bytes.TrimPrefix(value, []byte(" "))
+		if len(b.data) > 0 {
+			b.data = append(b.data, '\n')
+		}
+		b.data = append(b.data, value...)
+	}
+}
+
+// dispatch handles one whole event and hands it on.
+func (b *sseBody) dispatch() {
+	raw, data := b.pending, b.data
+	b.pending, b.data = nil, b.data[:0]
+	start := b.evStart
+	b.evStart = b.offset
+	switch {
+	case len(data) == 0 || b.failed || b.done:
+	case bytes.Equal(data, []byte("[DONE]")):
+		b.complete()
+	default:
+		if rewritten := b.chunk(data, start); rewritten != nil {
+			raw = sseEvent("", rewritten)
+		}
+	}
+	b.out = append(b.out, raw...)
+}
+
+// chunk reads one chat.completion.chunk; with HideActions it returns the
+// chunk rewritten when the client should see other text.
+func (b *sseBody) chunk(data []byte, start int64) []byte {
+	var ch chunk
+	if err := json.Unmarshal(data, &ch); err != nil {
+		b.fail(jsonError(start, err))
+		return nil
+	}
+	if len(ch.Error) > 0 && string(ch.Error) != "null" {
+		b.fail(&ResponseError{Offset: start, Msg: "upstream sent an error event: " + string(ch.Error)})
+		return nil
+	}
+	if ch.ID != "" {
+		b.last = ch.chunkHead
+	}
+	if b.c.Meta.Model == "" {
+		b.c.Meta.Model = ch.Model
+	}
+	content, seen := "", false
+	for _, c := range ch.Choices {
+		if c.Index != 0 {
+			continue
+		}
+		if c.Delta.Content != nil {
+			content, seen = *c.Delta.Content, true
+		}
+		if c.FinishReason != nil && *c.FinishReason != "" {
+			b.finished = true
+		}
+	}
+	b.text.WriteString(content)
+	b.stream.WriteString(content)
+	if b.filter == nil {
+		return nil
+	}
+	b.shown.Reset()
+	b.filter.Write([]byte(content))
+	if b.finished {
+		b.filter.Close()
+	}
+	if b.shown.String() == content || (!seen && b.shown.Len() == 0) {
+		return nil
+	}
+	out, err := setJSONContent(data, "delta", b.shown.String())
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// atEOF ends the stream: a last unterminated event goes out as it is, and
+// a message not yet complete is complete now.
+func (b *sseBody) atEOF() {
+	b.eof = true
+	if len(b.line) > 0 {
+		b.line = append(b.line, '\n')
+		b.endLine()
+	}
+	if len(b.pending) > 0 {
+		b.line = append(b.line, '\n')
+		b.endLine()
+	}
+	if !b.done {
+		if b.failed {
+			b.deliver()
+		} else {
+			b.complete()
+		}
+	}
+}
+
+// complete runs the message's actions, delivers the Completion and, with
+// ResultsEvent, queues the results event; a text still held by the filter
+// goes out first.
+func (b *sseBody) complete() {
+	if b.filter != nil && !b.finished {
+		b.shown.Reset()
+		b.filter.Close()
+		if b.shown.Len() > 0 {
+			b.out = append(b.out, sseEvent("", b.leftoverChunk(b.shown.String()))...)
+		}
+	}
+	b.c.Text = b.text.String()
+	b.stream.msg.Model = b.c.Meta.Model
+	b.c.Results, b.c.Err = b.stream.Close()
+	if b.c.Results == nil {
+		b.c.Results = []Result{}
+	}
+	b.deliver()
+	if b.m.opt.event {
+		b.out = append(b.out, sseEvent(SSEEvent, b.resultsChunk())...)
+	}
+}
+
+// incomplete delivers a Completion for a stream that stopped early.
+func (b *sseBody) incomplete(cause error) {
+	if b.done {
+		return
+	}
+	b.c.Text = b.text.String()
+	if !b.failed {
+		b.c.Err = fmt.Errorf("%w: %w", ErrIncomplete, cause)
+	}
+	b.deliver()
+}
+
+func (b *sseBody) fail(err error) {
+	b.failed = true
+	b.c.Err = err
+}
+
+func (b *sseBody) deliver() {
+	b.done = true
+	b.m.deliver(b.c)
+}
+
+// resultsChunk is the data of the results event.
+func (b *sseBody) resultsChunk() []byte {
+	type dialectPart struct {
+		Results []Result `json:"results"`
+		Error   string   `json:"error,omitempty"`
+	}
+	d := dialectPart{Results: b.c.Results}
+	if b.c.Err != nil {
+		d.Error = b.c.Err.Error()
+	}
+	h := b.last
+	h.Object = "chat.completion.chunk"
+	return marshalRaw(struct {
+		chunkHead
+		Choices []struct{}  `json:"choices"`
+		Dialect dialectPart `json:"dialect"`
+	}{h, []struct{}{}, d})
+}
+
+// leftoverChunk is a chunk carrying text the filter released at the end.
+func (b *sseBody) leftoverChunk(text string) []byte {
+	type delta struct {
+		Content string `json:"content"`
+	}
+	type choice struct {
+		Index        int     `json:"index"`
+		Delta        delta   `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	}
+	h := b.last
+	h.Object = "chat.completion.chunk"
+	return marshalRaw(struct {
+		chunkHead
+		Choices []choice `json:"choices"`
+	}{h, []choice{{Delta: delta{text}}}})
+}
+
+// sseEvent frames data as one SSE event.
+func sseEvent(name string, data []byte) []byte {
+	var b []byte
+	if name != "" {
+		b = append(b, "event: "+name+"\n"...)
+	}
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		b = append(b, "data: "...)
+		b = append(b, l...)
+		b = append(b, '\n')
+	}
+	return append(b, '\n')
+}
