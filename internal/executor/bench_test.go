@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/pattern-dialect/dialect/intent"
@@ -41,9 +42,7 @@ func BenchmarkFetch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for len(page) < 64<<10 { // a page of realistic size
-		page = append(page, page...)
-	}
+	page = bigPage(page, 64<<10)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Write(page)
@@ -64,13 +63,28 @@ func BenchmarkFetch(b *testing.B) {
 	}
 }
 
+// bigPage repeats the content of page's <main> until the page is at least
+// size bytes: one well-formed document of realistic size.
+func bigPage(page []byte, size int) []byte {
+	s := string(page)
+	i, j := strings.Index(s, "<main>")+len("<main>"), strings.Index(s, "</main>")
+	body := s[i:j]
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for b.Len() < size {
+		b.WriteString(body)
+	}
+	b.WriteString(s[j:])
+	return []byte(b.String())
+}
+
 // BenchmarkHTMLToMarkdown is the conversion alone.
 func BenchmarkHTMLToMarkdown(b *testing.B) {
 	page, err := os.ReadFile("testdata/article.html")
 	if err != nil {
 		b.Fatal(err)
 	}
-	doc := string(page)
+	doc := string(bigPage(page, 64<<10))
 	base, _ := url.Parse("https://tides.test/")
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()

@@ -295,7 +295,8 @@ func isTextual(mt string) bool {
 // decodeCharset converts body to UTF-8 using the Content-Type charset, a
 // <meta> declaration or a BOM; invalid bytes become U+FFFD later in Clean.
 func decodeCharset(body []byte, contentType string) string {
-	if utf8.Valid(body) && !strings.Contains(strings.ToLower(contentType), "charset=") {
+	_, params, _ := mime.ParseMediaType(contentType)
+	if cs := strings.ToLower(params["charset"]); (cs == "" || cs == "utf-8" || cs == "utf8") && utf8.Valid(body) {
 		return string(body)
 	}
 	r, err := charset.NewReader(bytes.NewReader(body), contentType)

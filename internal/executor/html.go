@@ -265,7 +265,7 @@ func (w *mdWriter) link(n *html.Node) {
 		w.inline(n, u) // a bare URL needs no [text]
 		return
 	}
-	w.inline(n, "["+strings.NewReplacer("[", "(", "]", ")").Replace(t)+"]("+u+")")
+	w.inline(n, "["+linkTextEscaper.Replace(t)+"]("+u+")")
 }
 
 // resolve makes href absolute; fragments and script links give "".
@@ -285,8 +285,15 @@ func (w *mdWriter) resolve(href string) string {
 	default:
 		return "" // javascript:, data:...
 	}
-	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29").Replace(u.String())
+	return linkURLEscaper.Replace(u.String())
 }
+
+// Replacers are immutable and safe for concurrent use; building one costs
+// more than converting a link.
+var (
+	linkTextEscaper = strings.NewReplacer("[", "(", "]", ")")
+	linkURLEscaper  = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29")
+)
 
 func (w *mdWriter) list(n *html.Node) {
 	w.block(2)
