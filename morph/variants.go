@@ -19,6 +19,9 @@ var spellingPairs = [...][2]string{
 // word. word itself is not included; the result may contain non-words, so
 // use it to look words up, not to produce text.
 func Variants(word string) []string {
+	if word == "" || !strings.ContainsRune("edgrnls", rune(word[len(word)-1])) {
+		return nil // no spelling pair ends in any other letter
+	}
 	var out []string
 	add := func(s string) {
 		if s == word || len(s) < 3 {
