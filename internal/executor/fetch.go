@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -37,6 +38,12 @@ type FetchOptions struct {
 	AllowPrivate bool `toml:"allow_private"`
 	// UserAgent is sent with every request. Default "dialect-fetch/1".
 	UserAgent string `toml:"user_agent"`
+	// CachePages is how many converted pages a long-lived process keeps
+	// for /fetch continue (so that the next chunk comes from the same
+	// text without a new request); -1 keeps none. Default 8.
+	CachePages int `toml:"cache_pages"`
+	// CacheTTL is how long a kept page serves /fetch continue. Default 10m.
+	CacheTTL Duration `toml:"cache_ttl"`
 }
 
 // Fetcher carries out /fetch. It is safe for concurrent use.
@@ -45,6 +52,7 @@ type Fetcher struct {
 	maxBytes int64
 	chunk    int
 	agent    string
+	cache    *pageCache
 }
 
 // Cursor says where a fetch stopped. The runtime keeps the last one per
@@ -112,6 +120,7 @@ func newFetcher(o FetchOptions, allow func(netip.Addr) bool) *Fetcher {
 		maxBytes: orInt(o.MaxBytes, 4<<20),
 		chunk:    orInt(o.ChunkBytes, 16<<10),
 		agent:    cmpOr(o.UserAgent, "dialect-fetch/1"),
+		cache:    newPageCache(o.CachePages, o.CacheTTL.or(10*time.Minute)),
 	}
 }
 
@@ -141,10 +150,19 @@ func (f *Fetcher) Fetch(ctx context.Context, in intent.Fetch, prev *Cursor) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	doc, data, err := f.get(ctx, u, format)
-	if err != nil {
-		return Result{}, err
+	var doc string
+	var data *FetchData
+	if in.Continue {
+		doc, data = f.cache.get(u.String(), format)
 	}
+	if data == nil {
+		doc, data, err = f.get(ctx, u, format)
+		if err != nil {
+			return Result{}, err
+		}
+		f.cache.put(data.URL, format, doc, data)
+	}
+	data.Next = nil
 	if offset > len(doc) {
 		offset = len(doc)
 	}
@@ -350,4 +368,65 @@ func chunkEnd(s string, off, size int) int {
 		end = off + n
 	}
 	return end
+}
+
+// pageCache keeps the last few converted pages, so that /fetch continue in
+// a long-lived process (a proxy, a library host) reads the same text the
+// first chunk came from. A process that did not fetch the page (one
+// `dialect run` per message) fetches it again.
+type pageCache struct {
+	mu      sync.Mutex
+	max     int
+	ttl     time.Duration
+	entries []cachedPage // most recent last
+}
+
+type cachedPage struct {
+	key  string
+	doc  string
+	data FetchData
+	at   time.Time
+}
+
+func newPageCache(max int, ttl time.Duration) *pageCache {
+	if max == 0 {
+		max = 8
+	}
+	return &pageCache{max: max, ttl: ttl}
+}
+
+func (c *pageCache) put(url, format, doc string, data *FetchData) {
+	if c.max < 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := format + " " + url
+	for i, e := range c.entries {
+		if e.key == key {
+			c.entries = append(c.entries[:i], c.entries[i+1:]...)
+			break
+		}
+	}
+	c.entries = append(c.entries, cachedPage{key: key, doc: doc, data: *data, at: time.Now()})
+	if len(c.entries) > c.max {
+		c.entries = c.entries[len(c.entries)-c.max:]
+	}
+}
+
+// get returns a copy of the page's data, or nil when it is not kept.
+func (c *pageCache) get(url, format string) (string, *FetchData) {
+	if c.max < 0 {
+		return "", nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := format + " " + url
+	for _, e := range c.entries {
+		if e.key == key && time.Since(e.at) < c.ttl {
+			d := e.data
+			return e.doc, &d
+		}
+	}
+	return "", nil
 }

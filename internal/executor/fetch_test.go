@@ -224,6 +224,41 @@ func TestFetchContinue(t *testing.T) {
 	}
 }
 
+// In one process, continue reads the kept page: the next chunk comes from
+// the same text, with no new request.
+func TestFetchContinueCache(t *testing.T) {
+	hits := 0
+	version := "first"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits++
+		w.Header().Set("Content-Type", "text/plain")
+		for i := 0; i < 50; i++ {
+			fmt.Fprintf(w, "%s version, line %02d\n", version, i)
+		}
+	}))
+	defer srv.Close()
+	for _, tt := range []struct {
+		pages     int
+		wantHits  int
+		wantStart string
+	}{{0, 1, "first"}, {-1, 2, "second"}} {
+		hits, version = 0, "first"
+		f := NewFetcher(FetchOptions{AllowPrivate: true, ChunkBytes: 400, CachePages: tt.pages})
+		r, err := f.Fetch(context.Background(), intent.Fetch{URL: srv.URL}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		version = "second" // the page changes between the two requests
+		r, err = f.Fetch(context.Background(), intent.Fetch{Continue: true}, NextCursor(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hits != tt.wantHits || !strings.Contains(r.Text, tt.wantStart+" version") || strings.Contains(r.Text, map[string]string{"first": "second", "second": "first"}[tt.wantStart]) {
+			t.Errorf("cache_pages %d: %d requests, continue gave %q", tt.pages, hits, r.Text[:20])
+		}
+	}
+}
+
 func TestFetchBadURL(t *testing.T) {
 	f := NewFetcher(FetchOptions{})
 	for in, code := range map[string]string{
