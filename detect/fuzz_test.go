@@ -36,6 +36,11 @@ func FuzzScan(f *testing.F) {
 				t.Fatalf("position %+v", a.Span)
 			}
 		}
+		slow := NewScanner(v, opt)
+		slow.noSkip = true
+		if got := slow.Scan(msg); !same(got, whole) {
+			t.Fatalf("skipping quiet lines changed the report for %q:\n got %v\nwant %v", msg, briefs(whole), briefs(got))
+		}
 		rng := rand.New(rand.NewSource(seed))
 		cuts := randomCuts(rng, len(msg))
 		if got := scanChunks(v, opt, msg, cuts); !same(got, whole) {

@@ -58,6 +58,8 @@ func TestRealOutputs(t *testing.T) {
 	msgs := loadOutputs(t)
 	v, opt := testVocab(), DefaultOptions()
 	s := NewScanner(v, opt)
+	slow := NewScanner(v, opt)
+	slow.noSkip = true
 	rng := rand.New(rand.NewSource(2))
 	sizes := []int{1, 2, 3, 7, 64}
 	if testing.Short() || raceEnabled {
@@ -74,6 +76,9 @@ func TestRealOutputs(t *testing.T) {
 			if a.Span.Start < 0 || a.Span.End > len(m) || a.Span.Start >= a.Span.End {
 				t.Errorf("message %d: span %+v outside the message", i, a.Span)
 			}
+		}
+		if got := slow.Scan(m); !same(got, whole) {
+			t.Fatalf("message %d: skipping quiet lines changed the report:\n got %v\nwant %v", i, briefs(whole), briefs(got))
 		}
 		for _, n := range sizes {
 			if got := scanSize(s, m, n); !same(got, whole) {

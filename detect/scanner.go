@@ -53,6 +53,7 @@ type Scanner struct {
 	recon  *phraseMatcher
 	flags  map[string]bool // lower-cased permission flags, "ask" included
 	closed bool
+	noSkip bool // tests only: read every line, to check the skipping against
 
 	buf  []byte // the current incomplete line
 	off  int    // message offset of the first byte not yet processed (buf[0] when buf is not empty)
@@ -248,7 +249,7 @@ func (s *Scanner) Close() error {
 // quiet reports whether lines without a sigil or fence can be skipped
 // unread: nothing waits on the next prose line.
 func (s *Scanner) quiet() bool {
-	return s.state == inProse && !s.reconOpen && s.proseAfter == len(s.actions) && len(s.early) == 0
+	return !s.noSkip && s.state == inProse && !s.reconOpen && s.proseAfter == len(s.actions) && len(s.early) == 0
 }
 
 // feed processes data, which starts at a line start, up to its last

@@ -42,6 +42,11 @@ func checkSplits(t *testing.T, msg string) {
 
 func splitsAgree(v Vocabulary, opt Options, msg []byte, rng *rand.Rand, multi int) error {
 	whole := clone(Scan(v, opt, msg))
+	slow := NewScanner(v, opt)
+	slow.noSkip = true
+	if got := slow.Scan(msg); !same(got, whole) {
+		return fmt.Errorf("skipping quiet lines changed the report for %q:\n got %v\nwant %v", msg, briefs(whole), briefs(got))
+	}
 	for i := 0; i <= len(msg); i++ {
 		if got := scanChunks(v, opt, msg, []int{i}); !same(got, whole) {
 			return fmt.Errorf("split at %d of %q:\n got %v\nwant %v", i, msg, briefs(got), briefs(whole))
