@@ -151,6 +151,9 @@ func (b *sseBody) feed(p []byte) {
 		b.offset += int64(i + 1)
 		p = p[i+1:]
 		b.endLine()
+		if len(b.pending) > b.m.opt.maxEvent {
+			b.overflow()
+		}
 	}
 }
 
