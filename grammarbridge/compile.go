@@ -368,7 +368,8 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 	if a.HasSpacing {
 		sp = a.Spacing
 	}
-	ca := c.newAlt(&calt{spacing: sp, vars: map[string]int{}})
+	ca := c.newAlt(&calt{spacing: sp})
+	ca.parts = make([]cpart, 0, len(a.Parts))
 	for _, e := range a.Parts {
 		switch e := e.(type) {
 		case *Literal:
@@ -417,6 +418,9 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 					}
 				}
 			}
+			if ca.vars == nil {
+				ca.vars = map[string]int{}
+			}
 			ca.vars[e.Var] = ca.nslots
 			ca.nslots++
 			ca.parts = append(ca.parts, p)
@@ -457,7 +461,7 @@ func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
 		}
 		r := c.newRule(name)
 		for _, ph := range phrases {
-			r.alts = append(r.alts, c.newAlt(&calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph, vars: map[string]int{}}))
+			r.alts = append(r.alts, c.newAlt(&calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph}))
 		}
 		p.rule = r
 		return true
@@ -548,21 +552,25 @@ func (c *compiler) altHasValue(a *calt, seen map[*crule]bool) bool {
 
 // literalPart compiles literal tokens with the separator rules of sp.
 func literalPart(tokens []string, sp Spacing) cpart {
-	p := cpart{kind: partString, slot: -1, text: strings.Join(tokens, " ")}
+	p := cpart{kind: partString, slot: -1, text: strings.Join(tokens, " "), toks: make([]ctoken, len(tokens))}
+	if len(tokens) > 1 {
+		p.seps = make([]sepKind, len(tokens)-1)
+	}
 	for i, t := range tokens {
-		ct := ctoken{runes: []rune(t), src: t}
-		ascii := true
+		ct := ctoken{src: t, ascii: true}
 		for j := 0; j < len(t); j++ {
 			if t[j] >= utf8.RuneSelf {
-				ascii = false
+				ct.ascii = false
+				break
 			}
 		}
-		if ascii {
-			ct.ascii = []byte(strings.ToLower(t))
+		if ct.ascii {
+			ct.lower = strings.ToLower(t)
 		}
-		p.toks = append(p.toks, ct)
+		first, _ := utf8.DecodeRuneInString(t)
+		ct.sepFirst = isSep(first)
+		p.toks[i] = ct
 		if i > 0 {
-			prev := p.toks[i-1].runes
 			var k sepKind
 			switch sp {
 			case SpacingRequired:
@@ -572,11 +580,12 @@ func literalPart(tokens []string, sp Spacing) cpart {
 			case SpacingOptional:
 				k = sepOptional
 			default:
-				if needsSep(prev[len(prev)-1], ct.runes[0]) {
+				last, _ := utf8.DecodeLastRuneInString(tokens[i-1])
+				if needsSep(last, first) {
 					k = sepRequired
 				}
 			}
-			p.seps = append(p.seps, k)
+			p.seps[i-1] = k
 		}
 	}
 	return p
@@ -628,7 +637,7 @@ func computeFirst(start *crule) {
 						// The input's first byte after separators is the
 						// token's first non-separator (a token may start
 						// with quotes: 'send').
-						if c, ok := firstNonSep(p.toks[0].runes); ok {
+						if c, ok := firstNonSep(p.toks[0].src); ok {
 							a.first.add(c)
 						} else {
 							altAny = true
@@ -681,7 +690,7 @@ func (c *compiler) newRule(name string) *crule {
 
 // firstNonSep returns the folded first non-separator byte of a token whose
 // leading separators are all ASCII, or false.
-func firstNonSep(tok []rune) (byte, bool) {
+func firstNonSep(tok string) (byte, bool) {
 	for _, c := range tok {
 		if c >= utf8.RuneSelf {
 			return 0, false

@@ -136,7 +136,7 @@ type matcher struct {
 	memo       map[memoKey]int // -> index in entries, when memoTab is too big
 	memoTab    []uint64        // (rule, pos, open) -> gen<<32 | entries index
 	gen        uint32          // generation of memoTab entries for this input
-	lower      []byte          // the input lower-cased, when asciiState is 1
+	lower      string          // the input lower-cased, when asciiState is 1
 	asciiState uint8           // 0 unknown, 1 the input is ASCII, 2 it is not
 	failed     map[failKey]struct{}
 	succ       int         // successes so far: results recorded and outcomes collected
@@ -218,7 +218,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 
 // release returns a matcher to the grammar's pool.
 func (g *Grammar) release(m *matcher) {
-	m.in = ""
+	m.in, m.lower = "", ""
 	clear(m.results) // drop references to values handed out
 	g.pool.Put(m)
 }

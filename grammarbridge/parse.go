@@ -527,7 +527,8 @@ const specialLiteral = "|()<>$;{}[]\\-"
 // character or a comment, with backslash escapes removed.
 func (p *parser) word() string {
 	p.wordStart = p.off
-	var b strings.Builder
+	var b strings.Builder // used only once an escape is seen
+	escaped := false
 	for p.off < len(p.src) {
 		c := p.src[p.off]
 		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
@@ -539,6 +540,10 @@ func (p *parser) word() string {
 		if c == '\\' {
 			if p.off+1 >= len(p.src) {
 				p.errorf(p.off, "expected a character after '\\', found end of file")
+			}
+			if !escaped {
+				escaped = true
+				b.WriteString(p.src[p.wordStart:p.off])
 			}
 			r, n := utf8.DecodeRuneInString(p.src[p.off+1:])
 			b.WriteRune(r)
@@ -554,11 +559,16 @@ func (p *parser) word() string {
 		if strings.IndexByte(specialLiteral, c) >= 0 {
 			break
 		}
-		b.WriteByte(c)
+		if escaped {
+			b.WriteByte(c)
+		}
 		p.off++
 	}
-	if b.Len() == 0 {
+	if p.off == p.wordStart {
 		p.errorf(p.off, "expected literal text, '<Rule>', '$(capture)', '(' or '->', found %s", p.describe(p.off))
 	}
-	return b.String()
+	if escaped {
+		return b.String()
+	}
+	return p.src[p.wordStart:p.off]
 }

@@ -76,11 +76,12 @@ type cpart struct {
 	text string    // tokens joined by single spaces, as written
 }
 
-// ctoken is a literal token, stored as runes for case-folded comparison.
+// ctoken is a literal token.
 type ctoken struct {
-	runes []rune
-	ascii []byte // lower-cased bytes when the token is all ASCII
-	src   string // as written
+	src      string // as written
+	lower    string // lower-cased, when ascii
+	ascii    bool   // the token is all ASCII
+	sepFirst bool   // its first character is a separator ('s)
 }
 
 // sepKind is the separator rule between two tokens of a literal.

@@ -5,10 +5,10 @@ package grammarbridge
 // match them.
 
 import (
-	"bytes"
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -54,8 +54,8 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 	if from >= len(m.in) {
 		return -1
 	}
-	tok := p.toks[0].ascii
-	if tok == nil || !m.isASCII() {
+	tok := &p.toks[0]
+	if !tok.ascii || !m.isASCII() {
 		for from < len(m.in) && !utf8.RuneStart(m.in[from]) {
 			from++
 		}
@@ -64,7 +64,7 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 		}
 		return from
 	}
-	j := bytes.Index(m.lower[from:], tok)
+	j := strings.Index(m.lower[from:], tok.lower)
 	if j < 0 {
 		return -1
 	}
@@ -76,17 +76,14 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 func (m *matcher) isASCII() bool {
 	if m.asciiState == 0 {
 		m.asciiState = 1
-		m.lower = m.lower[:0]
 		for i := 0; i < len(m.in); i++ {
-			c := m.in[i]
-			if c >= utf8.RuneSelf {
+			if m.in[i] >= utf8.RuneSelf {
 				m.asciiState = 2
 				break
 			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			m.lower = append(m.lower, c)
+		}
+		if m.asciiState == 1 {
+			m.lower = strings.ToLower(m.in) // no copy when already lower-case
 		}
 	}
 	return m.asciiState == 1
@@ -149,7 +146,7 @@ func (m *matcher) tokensFrom(p *cpart, sp Spacing, i, pos int) (int, bool) {
 		_, n := utf8.DecodeRuneInString(m.in[e:])
 		min = e + n
 	}
-	if !isSep(p.toks[i+1].runes[0]) {
+	if !p.toks[i+1].sepFirst {
 		return m.tokensFrom(p, sp, i+1, s)
 	}
 	for q := s; q >= min; {
@@ -169,9 +166,9 @@ func (m *matcher) tokensFrom(p *cpart, sp Spacing, i, pos int) (int, bool) {
 // tokenAt compares one token with the input at pos, case-insensitively.
 func (m *matcher) tokenAt(t *ctoken, pos int) (int, bool) {
 	in := m.in
-	if t.ascii != nil {
+	if t.ascii {
 		j := 0
-		for ; j < len(t.ascii); j++ {
+		for ; j < len(t.lower); j++ {
 			if pos+j >= len(in) {
 				return 0, false
 			}
@@ -182,16 +179,16 @@ func (m *matcher) tokenAt(t *ctoken, pos int) (int, bool) {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			if c != t.ascii[j] {
+			if c != t.lower[j] {
 				return 0, false
 			}
 		}
-		if j == len(t.ascii) {
+		if j == len(t.lower) {
 			return pos + j, true
 		}
 	}
 	q := pos
-	for _, tr := range t.runes {
+	for _, tr := range t.src {
 		if q >= len(in) {
 			return 0, false
 		}
