@@ -80,7 +80,7 @@ func readTimings(file string) (map[string]float64, error) {
 
 // benchmark measures every grammar with cases and the compile time of the
 // largest grammar, and writes a table with the ratio to TypeAgent.
-func benchmark(dir, only string, rounds int, w io.Writer) error {
+func benchmark(dir, only string, rounds, repeat int, w io.Writer) error {
 	ref, err := readTimings(filepath.Join(dir, "timings.tsv"))
 	if err != nil {
 		return err
@@ -108,7 +108,12 @@ func benchmark(dir, only string, rounds int, w io.Writer) error {
 		for i, c := range cases {
 			inputs[i] = c.Input
 		}
+		// The machine is shared: keep the fastest of several runs.
 		cpu, wall, allocs := benchGrammar(g, inputs, rounds)
+		for i := 1; i < repeat; i++ {
+			c, wl, a := benchGrammar(g, inputs, rounds)
+			cpu, wall, allocs = min(cpu, c), min(wall, wl), min(allocs, a)
+		}
 		ratio := 0.0
 		if r := ref[name]; r > 0 && cpu > 0 {
 			ratio = r / cpu
@@ -132,15 +137,24 @@ func benchmark(dir, only string, rounds int, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	const n = 50
+	const n = 20
 	grammarbridge.CompileString(filepath.Base(largest), string(src), grammarbridge.Options{})
-	c0, w0 := cpuTime(), time.Now()
-	for i := 0; i < n; i++ {
-		if _, err := grammarbridge.CompileString(filepath.Base(largest), string(src), grammarbridge.Options{}); err != nil {
-			return err
+	bestCPU, bestWall := 0.0, 0.0
+	for r := 0; r < max(repeat, 1); r++ {
+		c0, w0 := cpuTime(), time.Now()
+		for i := 0; i < n; i++ {
+			if _, err := grammarbridge.CompileString(filepath.Base(largest), string(src), grammarbridge.Options{}); err != nil {
+				return err
+			}
+		}
+		c, wl := float64(cpuTime()-c0)/1e6/n, float64(time.Since(w0))/1e6/n
+		if r == 0 || c < bestCPU {
+			bestCPU = c
+		}
+		if r == 0 || wl < bestWall {
+			bestWall = wl
 		}
 	}
-	fmt.Fprintf(w, "compile %s (%d bytes): %.2f ms cpu, %.2f ms wall\n", filepath.Base(largest), size,
-		float64(cpuTime()-c0)/1e6/n, float64(time.Since(w0))/1e6/n)
+	fmt.Fprintf(w, "compile %s (%d bytes): %.2f ms cpu, %.2f ms wall\n", filepath.Base(largest), size, bestCPU, bestWall)
 	return nil
 }

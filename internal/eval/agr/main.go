@@ -32,6 +32,7 @@ func main() {
 	only := flag.String("grammar", "", "evaluate only this grammar")
 	verbose := flag.Bool("v", false, "print every top-match disagreement too")
 	bench := flag.Int("bench", 0, "instead of conformance, time `N` rounds over each grammar's inputs")
+	repeat := flag.Int("repeat", 3, "with -bench, keep the fastest of `N` runs")
 	cpuprofile := flag.String("cpuprofile", "", "with -bench, write a CPU profile to `file`")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -50,7 +51,7 @@ func main() {
 		}()
 	}
 	if *bench > 0 {
-		if err := benchmark(filepath.Join(*data, "agr"), *only, *bench, os.Stdout); err != nil {
+		if err := benchmark(filepath.Join(*data, "agr"), *only, *bench, *repeat, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "agr:", err)
 			os.Exit(1)
 		}

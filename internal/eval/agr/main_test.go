@@ -30,7 +30,7 @@ func TestEvaluateFixture(t *testing.T) {
 
 func TestBenchmarkFixture(t *testing.T) {
 	var b strings.Builder
-	if err := benchmark("testdata/agr", "", 2, &b); err != nil {
+	if err := benchmark("testdata/agr", "", 2, 2, &b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
