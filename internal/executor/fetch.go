@@ -342,6 +342,9 @@ func fetchError(ctx context.Context, u *url.URL, err error) error {
 	if errors.As(err, &te) && te.Timeout() {
 		return errorf(CodeTimeout, err, "fetching %s took too long", u)
 	}
+	if ue, ok := err.(*url.Error); ok {
+		err = ue.Err // the URL is in the message already
+	}
 	return errorf(CodeFetchFailed, err, "could not fetch %s", u)
 }
 
