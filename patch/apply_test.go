@@ -116,6 +116,16 @@ func TestApplyRefuses(t *testing.T) {
 		{"all or nothing: second hunk fails", text, "@@ -2,3 +2,3 @@\n line 2\n-line 3\n+x\n line 4\n@@ -20,3 +20,3 @@\n line 20\n-line 21 nope\n+y\n line 22\n", Options{Fuzz: 2}, ErrNoMatch, 2, nil},
 		{"no context, no numbers", text, "@@\n+x\n", Options{Fuzz: 2}, ErrNoMatch, 1, nil},
 		{"no context, beyond the end", "a\n", "@@ -7,0 +8 @@\n+x\n", Options{Fuzz: 2}, ErrNoMatch, 1, nil},
+		{"applied twice: appended at the end", "a\nb\nc\nnew\n", "@@ -1,3 +1,4 @@\n a\n b\n c\n+new\n", Options{Fuzz: 2}, ErrApplied, 1, nil},
+		{"applied twice: prepended", "new\na\nb\nc\n", "@@ -1,3 +1,4 @@\n+new\n a\n b\n c\n", Options{Fuzz: 2}, ErrApplied, 1, nil},
+		{"applied twice: inserted between context", "a\nb\nnew\nc\nd\n", "@@ -1,4 +1,5 @@\n a\n b\n+new\n c\n d\n", Options{Fuzz: 2}, ErrNoMatch, 1, nil},
+		{"applied twice: created", "a\nb\nc\n", "@@ -0,0 +1,2 @@\n+a\n+b\n", Options{Fuzz: 2}, ErrApplied, 1, nil},
+		// The hunk was applied to the second of two similar blocks; now only
+		// the first fits, with fuzz, and the second reads as the hunk's result.
+		{"applied twice: fuzz finds the copy left", "x\nA\nY\nz\nw\nx\nA\nB\nz\nv\n", "@@ -6,5 +6,5 @@\n x\n A\n-Y\n+B\n z\n v\n", Options{Fuzz: 2}, ErrApplied, 1, nil},
+		// The known false refusal: one more copy of a run of equal lines
+		// reads as already there.
+		{"one more of a run of equal lines", "a\na\na\na\n", "@@ -2,3 +2,4 @@\n a\n a\n a\n+a\n", Options{Fuzz: 2}, ErrApplied, 1, nil},
 		{"hunks out of order", text, "@@ -20,3 +20,3 @@\n line 20\n-line 21\n+y\n line 22\n@@ -2,3 +2,3 @@\n line 2\n-line 3\n+x\n line 4\n", Options{Fuzz: 2}, ErrNoMatch, 2, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -147,8 +147,80 @@ func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
 		if !c.placed[i] {
 			return nil, c.ambiguity(i, options[i])
 		}
+		if err := c.applied(i); err != nil {
+			return nil, err
+		}
 	}
 	return c.places, nil
+}
+
+// applied returns an ErrApplied error when hunk i looks applied already,
+// as when a model sends the same patch twice: the text already has the
+// hunk's new lines, context and all, and its old lines fit only because
+// they are still there around the added ones, or because fuzz dropped the
+// context that tells. So it looks for the new lines
+//   - where the hunk fit, for a hunk that only adds lines and fit exactly
+//     (after it is applied, such a hunk still fits when its added lines
+//     have no context on one side, or end like the context after them);
+//   - anywhere between the hunk's neighbours, for a hunk that fit only
+//     with fuzz or whitespace ignored; if it removes lines, away from where
+//     it fit (what a removal leaves can read like its result).
+//
+// A hunk whose removed lines are all there exactly is never taken for
+// applied, nor is one without context lines, unless it says the text was
+// empty ("@@ -0,0") and the text starts with its lines.
+func (c *careful) applied(i int) error {
+	h, pl := &c.p.Hunks[i], c.places[i]
+	deletes, adds, context := false, false, false
+	var newKeys []string
+	for _, l := range h.Lines {
+		deletes = deletes || l.Op == Delete
+		adds = adds || l.Op == Insert
+		context = context || l.Op == Context
+		if l.new() {
+			newKeys = append(newKeys, lineKey(l.Text))
+		}
+	}
+	if !context && !deletes && !h.NoNumbers && h.OldStart == 0 && c.startsWith(newKeys) {
+		// "@@ -0,0": the diff says the text was empty, and the text
+		// already starts with what it adds.
+		return c.p.applyError(i, ErrApplied, nil, "the diff creates the text, and the text already starts with its lines: the patch seems applied already")
+	}
+	exact := pl.fuzz == 0 && !pl.ws
+	if !adds || !context || deletes && exact {
+		return nil
+	}
+	lo, hi, _ := c.window(i)
+	m := len(newKeys)
+	if exact { // only where it overlaps the place the hunk fit
+		lo, hi = max(lo, pl.at-m+1), min(hi, pl.end()+m-1)
+	}
+	for q := lo; q+m <= hi; q++ {
+		if deletes && q < pl.end() && pl.at < q+m {
+			continue // what is left where lines are removed is no sign
+		}
+		k := 0
+		for k < m && lineKey(c.t.line(q+k)) == newKeys[k] {
+			k++
+		}
+		if k == m {
+			return c.p.applyError(i, ErrApplied, nil, fmt.Sprintf("the text already has its new lines at line %d: the patch seems applied already", q+1))
+		}
+	}
+	return nil
+}
+
+// startsWith reports whether the text's first lines are keys.
+func (c *careful) startsWith(keys []string) bool {
+	if len(keys) == 0 || len(keys) > c.t.n() {
+		return false
+	}
+	for k, s := range keys {
+		if lineKey(c.t.line(k)) != s {
+			return false
+		}
+	}
+	return true
 }
 
 // fits is where a hunk fits at its best level: one place, or several that
@@ -376,11 +448,11 @@ func (c *careful) locate(i int) (*fits, error) {
 			return &fits{lv: lv, m: m, at: at}, nil
 		}
 	}
-	where := "anywhere in the text"
+	where := " in the text"
 	if lo > 0 || hi < c.t.n() {
-		where = fmt.Sprintf("between line %d and line %d, where the hunks around it leave room", lo+1, hi)
+		where = fmt.Sprintf(" between line %d and line %d, where the hunks around it leave room", lo+1, hi)
 	}
-	return nil, c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("its context and removed lines are found nowhere %s%s", where, how(level{fuzz: c.opt.Fuzz, ws: c.opt.IgnoreWhitespace})))
+	return nil, c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("its context and removed lines are found nowhere%s%s", where, how(level{fuzz: c.opt.Fuzz, ws: c.opt.IgnoreWhitespace})))
 }
 
 // closest keeps, of the places where hunk i fits at level lv, those whose

@@ -19,6 +19,9 @@ var (
 	ErrNoMatch = errors.New("hunk does not match")
 	// ErrAmbiguous: a hunk fits two or more places equally well.
 	ErrAmbiguous = errors.New("hunk fits more than one place")
+	// ErrApplied: a hunk's result is already in the text where it would
+	// go; applying it again would repeat its added lines.
+	ErrApplied = errors.New("hunk already applied")
 )
 
 // ParseError reports where a diff could not be read.
@@ -49,7 +52,7 @@ type ApplyError struct {
 	// Places lists the 1-based lines of the original where an ambiguous
 	// hunk fits; empty for other failures.
 	Places []int
-	Kind   error // ErrNoMatch or ErrAmbiguous
+	Kind   error // ErrNoMatch, ErrAmbiguous or ErrApplied
 }
 
 // Error returns "hunk #N (@@ header, diff line L): why", a sentence a model

@@ -77,6 +77,17 @@ func main() {
 		res = res.add(r)
 	}
 	res.print(os.Stdout, cfg)
+	tw, err := twice(context.Background(), changes, cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "eval patch:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("\neach diff applied to its own new text, as if sent twice (refusing, or leaving the text as it is, is right):\n"+
+		"  ours: refused %d, unchanged %d, CHANGED %d", tw.ours[refused]+tw.ours[ambiguous], tw.ours[right], tw.ours[wrong])
+	if cfg.gnu != "" {
+		fmt.Printf("; GNU patch -f: refused %d, unchanged %d, CHANGED %d", tw.gnu[refused], tw.gnu[right], tw.gnu[wrong])
+	}
+	fmt.Println()
 	best, err := timeApplyAll(changes, 20)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "eval patch:", err)
@@ -84,6 +95,31 @@ func main() {
 	}
 	fmt.Printf("\napplying all %d changes as git wrote them (patch.Apply, parse included): best of 20 runs %.1f ms (target <= 50 ms)\n",
 		len(changes), float64(best.Microseconds())/1000)
+}
+
+// twice applies every diff to the text it produces: the patch was already
+// applied. Ours and GNU patch count as right when they leave the text as
+// it is, refused when they fail, and wrong when they change it.
+func twice(ctx context.Context, changes []change, cfg config) (*row, error) {
+	r := &row{name: "twice"}
+	dir, err := os.MkdirTemp("", "evalpatch")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	for _, ch := range changes {
+		v := variant{old: ch.new, diff: ch.dif, want: ch.new}
+		r.n++
+		r.ours[judge(v, patch.Options{Fuzz: patch.DefaultFuzz})]++
+		if cfg.gnu != "" {
+			o, err := runGNU(ctx, cfg.gnu, dir, v, false)
+			if err != nil {
+				return nil, err
+			}
+			r.gnu[o]++
+		}
+	}
+	return r, nil
 }
 
 // timeApplyAll returns the fastest of runs applications of every change;

@@ -95,3 +95,17 @@ func TestTimeApplyAll(t *testing.T) {
 		t.Error("a change that does not apply was not reported")
 	}
 }
+
+func TestTwice(t *testing.T) {
+	changes, err := loadChanges(filepath.Join("testdata", "diffs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := twice(context.Background(), changes, config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.n != len(changes) || r.ours[wrong] != 0 {
+		t.Errorf("ours changed a text a second time: %+v", r.ours)
+	}
+}
