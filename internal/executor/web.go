@@ -119,7 +119,8 @@ func (w *Web) Search(ctx context.Context, in intent.Web) (Result, error) {
 	}
 	data := WebData{Query: q}
 	trimmed := strings.TrimSpace(out)
-	if strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[") {
+	looksJSON := strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[")
+	if looksJSON && (w.o.URL != "" || json.Valid([]byte(trimmed))) {
 		data.Results, err = w.parse([]byte(trimmed))
 		if err != nil {
 			return Result{}, err
@@ -129,6 +130,7 @@ func (w *Web) Search(ctx context.Context, in intent.Web) (Result, error) {
 	if w.o.URL != "" {
 		return Result{}, errorf(CodeBadOutput, nil, "the search provider did not answer JSON")
 	}
+	// A command's text answer ("[1] Title ..." included) is returned as is.
 	data.Text = bound(trimmed, 8<<10)
 	if data.Text == "" {
 		data.Text = "no results"

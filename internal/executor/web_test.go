@@ -103,6 +103,11 @@ func TestWebCommandProvider(t *testing.T) {
 	if err != nil || r.Text != "plain answer" {
 		t.Errorf("text answer: %q %v", r.Text, err)
 	}
+	w, _ = NewWeb(WebOptions{Command: helperArgv(t, "print", "[1] Tides — https://t.test")})
+	r, err = w.Search(context.Background(), intent.Web{Query: "q"})
+	if err != nil || r.Text != "[1] Tides — https://t.test" {
+		t.Errorf("bracketed text answer: %q %v", r.Text, err)
+	}
 }
 
 func TestWebConfig(t *testing.T) {
