@@ -179,7 +179,21 @@ func (p *parser) noMatch(b *builtin, err error) error {
 		got = fmt.Sprintf("%q", t.text)
 	}
 	column := col(p.args, pos) - (len(p.args) - len(p.in.Args))
-	exp := describeExpected(nm.Expected)
+	expected := nm.Expected
+	if w < len(p.r.words) {
+		// A wildcard would have taken the token found there: the keyword
+		// the grammar wanted after it is the useful part of the list.
+		var lits []string
+		for _, x := range expected {
+			if !strings.HasPrefix(x, "$(") {
+				lits = append(lits, x)
+			}
+		}
+		if len(lits) > 0 {
+			expected = lits
+		}
+	}
+	exp := describeExpected(expected)
 	if w >= len(p.r.words) || p.wantsMore(b) {
 		// The arguments ran out: something is missing rather than wrong.
 		e := perr(MissingArg, p.verb, 0, "/%s needs more: expected %s after the arguments. Usage: %s", p.verb, orList(exp), b.usage(p.verb))

@@ -52,3 +52,22 @@ func TestVerbsCmdInstructions(t *testing.T) {
 		t.Errorf("extra argument: exit %d", code)
 	}
 }
+
+func TestVerbsCmdJSON(t *testing.T) {
+	code, out, errs := verbsRun(t, "--json", "--config", parseTestConfig(t))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 19 {
+		t.Fatalf("%d verbs, want 16 built-in and 3 custom:\n%s", len(lines), out)
+	}
+	for _, want := range []string{
+		`{"name":"recall","aliases":["remember","store","save","archive","forget","memorize","jot down"],"strictness":"loose"`,
+		`{"name":"shame","aliases":["call out","roast"],"strictness":"normal","form":"/shame @domain [@target] \"message\"","custom":true,"maps_to":"send","authority":false,"requires_permission":true}`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %s\n%s", want, out)
+		}
+	}
+}
