@@ -136,6 +136,9 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 			return nil, &Error{File: name, Pos: d.Pos, Kind: ErrNoValue, Msg: "the <Start> rule does not produce a value: give every alternative a '-> value' or a single capture"}
 		}
 	}
+	if !opts.naive {
+		inlinePassThrough(start)
+	}
 	computeFirst(start)
 	if opts.naive {
 		disablePruning(start, map[*crule]bool{})
@@ -797,4 +800,46 @@ func disablePruning(r *crule, seen map[*crule]bool) {
 			}
 		}
 	}
+}
+
+// inlinePassThrough makes references to a pass-through rule (one
+// alternative, no value of its own, whose only part is a plain reference
+// or group) refer to what it passes through. The value and the ranking
+// counts are the same, and the matcher enters one rule instead of two
+// (<ImageWord> = ('image' | 'photo' | ...)).
+func inlinePassThrough(start *crule) {
+	target := func(r *crule) *crule {
+		for i := 0; i < 16; i++ { // a bounded chain: cycles stop here
+			if len(r.alts) != 1 {
+				return r
+			}
+			a := r.alts[0]
+			if a.implicit != implicitChild || len(a.parts) != 1 {
+				return r
+			}
+			p := &a.parts[0]
+			if p.kind != partRules || p.optional || p.repeat || p.slot >= 0 {
+				return r
+			}
+			r = p.rule
+		}
+		return r
+	}
+	seen := map[*crule]bool{}
+	var walk func(r *crule)
+	walk = func(r *crule) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		for _, a := range r.alts {
+			for i := range a.parts {
+				if p := &a.parts[i]; p.kind == partRules {
+					p.rule = target(p.rule)
+					walk(p.rule)
+				}
+			}
+		}
+	}
+	walk(start)
 }
