@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pattern-dialect/dialect/internal/sqlite"
 )
@@ -185,7 +186,9 @@ func (l *Log) prepare(i int, f *Failure, now time.Time) (row, error) {
 // clean replaces invalid UTF-8 and cuts s to at most n bytes, marking a cut
 // with "…".
 func clean(s string, n int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	if len(s) <= n {
 		return s
 	}

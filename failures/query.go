@@ -221,29 +221,32 @@ type Example struct {
 	Agent   string    `json:"agent,omitempty"`
 }
 
-// exIndex finds the cells of a pattern without scanning every cell: the
-// example rows of (code, subject) and of (code, verb, subject).
-type exIndex struct {
-	bySubject, byPattern map[string][]int64
-}
+// exKey names a pattern whose example rows are wanted; an empty verb
+// means any verb.
+type exKey struct{ code, verb, subject string }
 
-func indexCells(cs []cell) *exIndex {
-	x := &exIndex{bySubject: map[string][]int64{}, byPattern: map[string][]int64{}}
+// exampleIDs returns, for each wanted pattern, the ids of the first and
+// last rows of its cells, in one pass over the cells.
+func exampleIDs(cs []cell, keys []exKey) map[exKey][]int64 {
+	out := make(map[exKey][]int64, len(keys))
+	anyVerb := false
+	for _, k := range keys {
+		out[k] = nil
+		anyVerb = anyVerb || k.verb == ""
+	}
 	for _, c := range cs {
-		ks := c.code + "\x00" + c.subject
-		kp := ks + "\x00" + c.verb
-		x.bySubject[ks] = append(x.bySubject[ks], c.first, c.last)
-		x.byPattern[kp] = append(x.byPattern[kp], c.first, c.last)
+		k := exKey{c.code, c.verb, c.subject}
+		if ids, ok := out[k]; ok {
+			out[k] = append(ids, c.first, c.last)
+		}
+		if anyVerb && c.verb != "" {
+			k.verb = ""
+			if ids, ok := out[k]; ok {
+				out[k] = append(ids, c.first, c.last)
+			}
+		}
 	}
-	return x
-}
-
-// ids returns the example row ids of a pattern; an empty verb means any.
-func (x *exIndex) ids(code Code, verb, subject string) []int64 {
-	if verb == "" {
-		return x.bySubject[string(code)+"\x00"+subject]
-	}
-	return x.byPattern[string(code)+"\x00"+subject+"\x00"+verb]
+	return out
 }
 
 // examples returns up to n of the newest distinct usages (raw text and
@@ -311,9 +314,13 @@ func (l *Log) UnknownVerbs(ctx context.Context, since time.Time, examples int) (
 		return nil, err
 	}
 	out := unknownVerbs(cs)
-	x := indexCells(cs)
+	keys := make([]exKey, len(out))
 	for i := range out {
-		if out[i].Examples, err = l.examples(ctx, x.ids(UnknownVerb, "", out[i].Token), examples); err != nil {
+		keys[i] = exKey{string(UnknownVerb), "", out[i].Token}
+	}
+	x := exampleIDs(cs, keys)
+	for i := range out {
+		if out[i].Examples, err = l.examples(ctx, x[keys[i]], examples); err != nil {
 			return nil, err
 		}
 	}

@@ -62,9 +62,13 @@ func (l *Log) SuggestAliases(ctx context.Context, since time.Time, cfg SuggestCo
 	}
 	cfg = cfg.withDefaults()
 	out := suggest(unknownVerbs(cs), cfg)
-	x := indexCells(cs)
+	keys := make([]exKey, len(out))
 	for i := range out {
-		if out[i].Examples, err = l.examples(ctx, x.ids(UnknownVerb, "", out[i].Alias), cfg.Examples); err != nil {
+		keys[i] = exKey{string(UnknownVerb), "", out[i].Alias}
+	}
+	x := exampleIDs(cs, keys)
+	for i := range out {
+		if out[i].Examples, err = l.examples(ctx, x[keys[i]], cfg.Examples); err != nil {
 			return nil, err
 		}
 	}
@@ -122,9 +126,13 @@ func (l *Log) CommonPatterns(ctx context.Context, since time.Time, n, examples i
 	}
 	cfg = cfg.withDefaults()
 	ps := patterns(cs, n, suggest(unknownVerbs(cs), cfg), cfg)
-	x := indexCells(cs)
+	keys := make([]exKey, len(ps))
+	for i, p := range ps {
+		keys[i] = exKey{string(p.Code), p.Verb, p.Subject}
+	}
+	x := exampleIDs(cs, keys)
 	for i := range ps {
-		if ps[i].Examples, err = l.examples(ctx, x.ids(ps[i].Code, ps[i].Verb, ps[i].Subject), examples); err != nil {
+		if ps[i].Examples, err = l.examples(ctx, x[keys[i]], examples); err != nil {
 			return nil, err
 		}
 	}
@@ -310,7 +318,17 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 	if len(r.UnknownVerbs) > cfg.UnknownVerbs {
 		r.UnknownVerbs = r.UnknownVerbs[:cfg.UnknownVerbs]
 	}
-	x := indexCells(cs)
+	var keys []exKey
+	for _, a := range r.Aliases {
+		keys = append(keys, exKey{string(UnknownVerb), "", a.Alias})
+	}
+	for _, p := range r.Patterns {
+		keys = append(keys, exKey{string(p.Code), p.Verb, p.Subject})
+	}
+	for _, t := range r.UnknownVerbs {
+		keys = append(keys, exKey{string(UnknownVerb), "", t.Token})
+	}
+	x := exampleIDs(cs, keys)
 	steps := len(r.Aliases) + len(r.Patterns) + len(r.UnknownVerbs)
 	done := 0
 	step := func() {
@@ -320,20 +338,20 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 		}
 	}
 	for i := range r.Aliases {
-		if r.Aliases[i].Examples, err = l.examples(ctx, x.ids(UnknownVerb, "", r.Aliases[i].Alias), cfg.Examples); err != nil {
+		if r.Aliases[i].Examples, err = l.examples(ctx, x[exKey{string(UnknownVerb), "", r.Aliases[i].Alias}], cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()
 	}
 	for i := range r.Patterns {
 		p := &r.Patterns[i]
-		if p.Examples, err = l.examples(ctx, x.ids(p.Code, p.Verb, p.Subject), cfg.Examples); err != nil {
+		if p.Examples, err = l.examples(ctx, x[exKey{string(p.Code), p.Verb, p.Subject}], cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()
 	}
 	for i := range r.UnknownVerbs {
-		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, x.ids(UnknownVerb, "", r.UnknownVerbs[i].Token), cfg.Examples); err != nil {
+		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, x[exKey{string(UnknownVerb), "", r.UnknownVerbs[i].Token}], cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()

@@ -17,6 +17,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -32,8 +34,16 @@ func main() {
 	flag.IntVar(&cfg.days, "days", 7, "spread the rows over this many days before now")
 	flag.StringVar(&cfg.db, "db", "", "database file (default: a new temporary file, removed afterwards)")
 	flag.Uint64Var(&cfg.seed, "seed", 1, "random seed")
+	flag.BoolVar(&cfg.tail, "tail", false, "stress: unknown verbs from an unbounded long tail (fresh random typos and junk) instead of a Zipf draw from 5,000 tokens")
 	flag.BoolVar(&cfg.reuse, "reuse", false, "with -db: measure the reports on the rows already there, insert nothing")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
 	if cfg.db == "" {
 		dir, err := os.MkdirTemp("", "dialect-eval-failures")
 		if err != nil {
@@ -56,6 +66,7 @@ type config struct {
 	db                string
 	seed              uint64
 	reuse             bool
+	tail              bool
 }
 
 // cpuTime is the CPU time (user + system, all threads) the process has used:
@@ -81,6 +92,7 @@ func (t timer) stop() span {
 }
 
 type result struct {
+	load            string
 	rows            int
 	insert          span
 	open            span
@@ -97,7 +109,7 @@ type result struct {
 func (r *result) rowsPerSec(d time.Duration) float64 { return float64(r.rows) / d.Seconds() }
 
 func (r *result) print(w io.Writer) {
-	fmt.Fprintf(w, "rows                      %d\n", r.rows)
+	fmt.Fprintf(w, "rows                      %d (%s)\n", r.rows, r.load)
 	fmt.Fprintf(w, "database size             %.1f MB\n", float64(r.fileBytes)/1e6)
 	fmt.Fprintf(w, "                          wall clock                CPU time (all threads)\n")
 	fmt.Fprintf(w, "batched insert            %8.2f s = %7.0f rows/s   %8.2f s = %7.0f rows/s   (target ≥ 100000 rows/s)\n",
@@ -108,10 +120,13 @@ func (r *result) print(w io.Writer) {
 	fmt.Fprintf(w, "report, since mid-day     %8.1f ms                   %8.1f ms   (first day counted from rows)\n", ms(r.reportExact.wall), ms(r.reportExact.cpu))
 	fmt.Fprintf(w, "report: %d failures, %d models, %d patterns, %d alias candidates\n",
 		r.report.Failures, len(r.report.Models), len(r.report.Patterns), len(r.report.Aliases))
-	fmt.Fprintf(w, "planted aliases ranked in the top %d: %d of %d\n", r.plantedAliases, r.plantedRecalled, r.plantedAliases)
+	fmt.Fprintf(w, "planted aliases ranked in the top %d candidates: %d of %d\n", topPlanted, r.plantedRecalled, r.plantedAliases)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// topPlanted is how high the planted aliases must rank.
+const topPlanted = 10
 
 // planted are unknown verbs the generator writes often on purpose: the
 // report should rank them as alias candidates.
@@ -120,19 +135,25 @@ var planted = []struct{ token, verb string }{
 }
 
 // gen makes failure rows like a runtime would log them: mostly unknown
-// verbs (a long tail of one-off typos and junk, a few frequent ones),
+// verbs (a few planted frequent ones, the rest from a Zipf-distributed
+// population or, with -tail, an unbounded tail of fresh typos and junk),
 // then argument problems, across eight models.
 type gen struct {
-	rng      *rand.Rand
-	words    []string // built-in verbs and aliases, one word
-	models   []string
-	now      time.Time
-	span     time.Duration
-	contexts []string
+	tail      bool       // unknown verbs from an unbounded tail
+	zipf      *rand.Zipf // else: which of vocab
+	vocab     []string   // unknown tokens a population of models writes
+	modifiers []string   // misspelled modifiers
+	markers   []string   // misspelled permission markers
+	rng       *rand.Rand
+	words     []string // built-in verbs and aliases, one word
+	models    []string
+	now       time.Time
+	span      time.Duration
+	contexts  []string
 }
 
-func newGen(seed uint64, now time.Time, days int) *gen {
-	g := &gen{rng: rand.New(rand.NewPCG(seed, 0x5eed)), now: now, span: time.Duration(days) * 24 * time.Hour}
+func newGen(seed uint64, now time.Time, days int, tail bool) *gen {
+	g := &gen{rng: rand.New(rand.NewPCG(seed, 0x5eed)), now: now, span: time.Duration(days) * 24 * time.Hour, tail: tail}
 	for _, s := range verbs.Builtin() {
 		g.words = append(g.words, s.Name)
 		for _, a := range s.Aliases {
@@ -144,6 +165,26 @@ func newGen(seed uint64, now time.Time, days int) *gen {
 	g.models = []string{"gpt-4o-mini", "claude-3-haiku", "llama-3-8b", "mistral-7b", "qwen2-7b", "gemma-2-9b", "phi-3-mini", "command-r"}
 	g.contexts = []string{"Let me check what we discussed.", "I'll look that up.", "Saving this for later.",
 		"One moment.", "Let me search my notes.", "Here is what I found.", "I should remember this."}
+	// The bounded population: 5,000 tokens (typos of real verbs and
+	// invented words) drawn with a Zipf law, as models repeat themselves.
+	seen := map[string]bool{}
+	for len(g.vocab) < 5000 {
+		tok := g.typo(g.words[g.rng.IntN(len(g.words))])
+		if g.rng.IntN(3) == 0 {
+			tok = fmt.Sprintf("v%04d", len(g.vocab))
+		}
+		if !seen[tok] {
+			seen[tok] = true
+			g.vocab = append(g.vocab, tok)
+		}
+	}
+	g.zipf = rand.NewZipf(g.rng, 1.2, 1, uint64(len(g.vocab)-1))
+	for i := 0; i < 40; i++ {
+		g.modifiers = append(g.modifiers, g.typo("archival"))
+	}
+	for i := 0; i < 20; i++ {
+		g.markers = append(g.markers, g.typo("?ask"))
+	}
 	return g
 }
 
@@ -179,10 +220,15 @@ func (g *gen) failure() failures.Failure {
 		pl := planted[g.rng.IntN(len(planted))]
 		f.Token, f.Detail = pl.token, failures.UnknownVerbDetail{Attempted: pl.token}
 		f.Candidates = []failures.Candidate{{Verb: pl.verb, Score: 0.8, Tier: "edit"}}
-	case p < 0.55: // the long tail of typos and junk
-		tok := g.typo(verb)
-		if g.rng.IntN(4) == 0 {
+	case p < 0.55: // other unknown verbs
+		var tok string
+		switch {
+		case !g.tail:
+			tok = g.vocab[g.zipf.Uint64()]
+		case g.rng.IntN(4) == 0:
 			tok = fmt.Sprintf("x%05d", g.rng.IntN(50000))
+		default:
+			tok = g.typo(verb)
 		}
 		f.Token, f.Detail = tok, failures.UnknownVerbDetail{Attempted: tok}
 	case p < 0.65:
@@ -191,7 +237,10 @@ func (g *gen) failure() failures.Failure {
 	case p < 0.75:
 		f.Token, f.Verb, f.Detail = verb, verb, failures.MalformedSyntaxDetail{Verb: verb, Issue: []string{"unterminated quote", "unbalanced brackets", "content block never closed"}[g.rng.IntN(3)], Column: 1 + g.rng.IntN(60)}
 	case p < 0.83:
-		mod := g.typo("archival")
+		mod := g.modifiers[g.rng.IntN(len(g.modifiers))]
+		if g.tail {
+			mod = g.typo("archival")
+		}
 		f.Token, f.Verb, f.Detail = "search", "search", failures.UnknownModifierDetail{Verb: "search", Modifier: mod, Valid: []string{"archival", "conversations", "constellation", "all"}}
 		args = "in " + mod + " deadlines"
 	case p < 0.87:
@@ -201,7 +250,7 @@ func (g *gen) failure() failures.Failure {
 	case p < 0.94:
 		f.Token, f.Verb, f.Detail = verb, verb, failures.InvalidReferenceDetail{Reference: "@last.output"}
 	case p < 0.97:
-		f.Token, f.Verb, f.Detail = "post", "post", failures.PermissionMarkerInvalidDetail{Marker: g.typo("?ask")}
+		f.Token, f.Verb, f.Detail = "post", "post", failures.PermissionMarkerInvalidDetail{Marker: g.markers[g.rng.IntN(len(g.markers))]}
 	case p < 0.99:
 		f.Token, f.Verb, f.Detail = "post", "post", failures.PendingApprovalDetail{Verb: "post", Approver: "anchor", QueueID: fmt.Sprint(g.rng.IntN(1000))}
 	default:
@@ -218,8 +267,11 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*result, error) {
 		return nil, fmt.Errorf("rows, batch and days must be positive")
 	}
 	now := time.Now()
-	g := newGen(cfg.seed, now, cfg.days)
-	res := &result{rows: cfg.rows}
+	g := newGen(cfg.seed, now, cfg.days, cfg.tail)
+	res := &result{rows: cfg.rows, load: "unknown verbs: Zipf over 5,000 tokens"}
+	if cfg.tail {
+		res.load = "unknown verbs: unbounded long tail (stress)"
+	}
 	if !cfg.reuse {
 		if err := insert(ctx, cfg, g, now, res, progress); err != nil {
 			return nil, err
@@ -239,10 +291,16 @@ func insert(ctx context.Context, cfg config, g *gen, now time.Time, res *result,
 	}
 	defer log.Close()
 	batch := make([]failures.Failure, 0, cfg.batch)
-	// Generate first so that only inserting is timed.
+	// Generate first so that only inserting is timed, in time order as a
+	// runtime appends to its log.
+	rows := make([]failures.Failure, cfg.rows)
+	for i := range rows {
+		rows[i] = g.failure()
+	}
+	slices.SortFunc(rows, func(a, b failures.Failure) int { return a.Time.Compare(b.Time) })
 	all := make([][]failures.Failure, 0, cfg.rows/cfg.batch+1)
 	for i := 0; i < cfg.rows; i++ {
-		batch = append(batch, g.failure())
+		batch = append(batch, rows[i])
 		if len(batch) == cfg.batch || i == cfg.rows-1 {
 			all = append(all, batch)
 			batch = make([]failures.Failure, 0, cfg.batch)
@@ -303,7 +361,7 @@ func measure(ctx context.Context, cfg config, now time.Time, res *result) error 
 	res.plantedAliases = len(planted)
 	top := map[string]bool{}
 	for i, a := range res.report.Aliases {
-		if i < len(planted) {
+		if i < topPlanted {
 			top[a.Alias+"→"+a.Verb] = true
 		}
 	}
