@@ -28,6 +28,10 @@ type TargetConfig struct {
 	// Headers are sent with a webhook; ${NAME} in a value is read from
 	// the environment.
 	Headers map[string]string `toml:"headers"`
+	// Body is what a webhook POSTs: "intent" (the default: the intent
+	// JSON), "slack" ({"text": content}) or "discord" ({"content":
+	// content}), so that chat incoming-webhooks work without a relay.
+	Body string `toml:"body"`
 	// Command is the argv of a "command" target; it receives the intent
 	// JSON on stdin. {domain}, {target}, {via} and {content} inside an
 	// element are replaced, each staying one argument.
@@ -103,6 +107,11 @@ func checkTarget(name string, t TargetConfig) error {
 		if !strings.HasPrefix(t.URL, "http://") && !strings.HasPrefix(t.URL, "https://") {
 			return errorf(CodeNotConfigured, nil, "[exec.send.targets.%s] is a webhook without an http(s) url", name)
 		}
+		switch t.Body {
+		case "", "intent", "slack", "discord":
+		default:
+			return errorf(CodeNotConfigured, nil, "[exec.send.targets.%s] body is %q; it may be intent, slack or discord", name, t.Body)
+		}
 	case "command":
 		if len(t.Command) == 0 || t.Command[0] == "" {
 			return errorf(CodeNotConfigured, nil, "[exec.send.targets.%s] is a command target without a command", name)
@@ -154,7 +163,14 @@ func (s *Sender) Send(ctx context.Context, in intent.Send) (Result, error) {
 		err = s.appendFile(t.Path, payload)
 	case "webhook":
 		spec := httpSpec{headers: t.Headers, timeout: t.Timeout.or(10 * time.Second), maxOutput: orInt(t.MaxOutput, 8<<10)}
-		data.Response, data.Status, err = spec.do(ctx, s.client, t.URL, payload)
+		body := payload
+		switch t.Body {
+		case "slack":
+			body, _ = json.Marshal(map[string]string{"text": in.Content})
+		case "discord":
+			body, _ = json.Marshal(map[string]string{"content": in.Content})
+		}
+		data.Response, data.Status, err = spec.do(ctx, s.client, t.URL, body)
 	case "command":
 		spec := commandSpec{env: t.Env, timeout: t.Timeout.or(10 * time.Second), maxOutput: orInt(t.MaxOutput, 8<<10)}
 		argv := expandArgv(t.Command, map[string]string{"domain": in.Domain, "target": in.Target, "via": in.Via, "content": in.Content})

@@ -265,6 +265,24 @@ func TestSendWebhook(t *testing.T) {
 		t.Errorf("data = %+v", d)
 	}
 
+	chat, err := NewSender(SendOptions{
+		Targets: map[string]TargetConfig{"slack": {Type: "webhook", URL: srv.URL + "/s", Body: "slack"}, "discord": {Type: "webhook", URL: srv.URL + "/d", Body: "discord"}},
+		Routes:  map[string]string{"slack": "slack", "discord": "discord"},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for domain, want := range map[string]string{"slack": `{"text":"a \"quoted\" note"}`, "discord": `{"content":"a \"quoted\" note"}`} {
+		if _, err := chat.Send(context.Background(), intent.Send{Domain: domain, Content: `a "quoted" note`}); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		if string(got) != want {
+			t.Errorf("%s body = %s, want %s", domain, got, want)
+		}
+		mu.Unlock()
+	}
+
 	_, err = s.Send(context.Background(), intent.Send{Domain: "channel", Target: "ops", Content: "x"})
 	var se *StatusError
 	if CodeOf(err) != CodeHTTPStatus || !errors.As(err, &se) || se.Status != 503 || !strings.Contains(err.Error(), "service down") {
@@ -313,6 +331,7 @@ func TestSendConfigErrors(t *testing.T) {
 		"bad type":       {Targets: map[string]TargetConfig{"x": {Type: "smoke"}}},
 		"file no path":   {Targets: map[string]TargetConfig{"x": {Type: "file"}}},
 		"webhook no url": {Targets: map[string]TargetConfig{"x": {Type: "webhook", URL: "ftp://x"}}},
+		"webhook body":   {Targets: map[string]TargetConfig{"x": {Type: "webhook", URL: "http://x", Body: "xml"}}},
 		"command empty":  {Targets: map[string]TargetConfig{"x": {Type: "command"}}},
 		"route dangling": {Routes: map[string]string{"user": "nowhere"}},
 	} {
