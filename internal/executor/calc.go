@@ -316,6 +316,7 @@ var allowedBinary = map[string]bool{
 	"and": true, "or": true, "&&": true, "||": true,
 }
 
+// Visit checks one node (children come first) and rewrites integers and %.
 func (g *calcGuard) Visit(node *ast.Node) {
 	if g.err != nil {
 		return
@@ -564,4 +565,5 @@ func formatNumber(v float64, sig int) string {
 // argument is out of their domain; expr's VM recovers it into an error.
 type mathError struct{ msg string }
 
+// Error returns the message.
 func (e *mathError) Error() string { return e.msg }

@@ -32,6 +32,7 @@ type CommandError struct {
 	Stderr   string // the start of its standard error, cleaned
 }
 
+// Error says how the command ended, with the start of its stderr.
 func (e *CommandError) Error() string {
 	msg := fmt.Sprintf("%s exited with status %d", e.Argv0, e.ExitCode)
 	if e.ExitCode < 0 {

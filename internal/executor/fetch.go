@@ -297,6 +297,7 @@ type StatusError struct {
 	Body   string // the start of the response body, cleaned
 }
 
+// Error gives the status and the start of the body.
 func (e *StatusError) Error() string {
 	if e.Body == "" {
 		return fmt.Sprintf("status %d", e.Status)

@@ -188,6 +188,8 @@ type limitedBuffer struct {
 	dropped int64
 }
 
+// Write keeps what fits and reports everything written, so that a
+// command is never blocked or failed by a full buffer.
 func (l *limitedBuffer) Write(p []byte) (int, error) {
 	room := l.max - len(l.buf)
 	if room > len(p) {
@@ -200,4 +202,5 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// String returns what was kept.
 func (l *limitedBuffer) String() string { return string(l.buf) }
