@@ -201,6 +201,13 @@ func TestSpans(t *testing.T) {
 	if got := msg[as[2].Span.Start:as[2].Span.End]; got != "/recall + \"\"\"\nz\n\"\"\"" {
 		t.Errorf("content action span text %q", got)
 	}
+	// An unclosed block runs to the end of the message.
+	for _, msg := range []string{"/recall x\n```\na\nb\n", "/recall + \"\"\"\na\nb\n", "/recall x\n~~~\na\r\nb"} {
+		as := scanString(msg)
+		if len(as) != 1 || strings.TrimRight(msg[as[0].Span.End:], "\r\n") != "" || as[0].Span.End == len(msg) && msg[len(msg)-1] == '\n' {
+			t.Errorf("%q: span %+v", msg, as[0].Span)
+		}
+	}
 }
 
 func TestTooLarge(t *testing.T) {

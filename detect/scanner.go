@@ -68,6 +68,7 @@ type Scanner struct {
 	spans   [][2]int    // inline code spans of the current line
 	scratch spanScratch // for codeSpans
 	kind    lineKind    // kind of the last completed line
+	lastEnd int         // message offset of the end of the last line read, line ending excluded
 
 	actions    []Action
 	proseAfter int  // actions[:proseAfter] have prose after them
@@ -230,8 +231,12 @@ func (s *Scanner) Close() error {
 	}
 	s.closed = true
 	if s.cur >= 0 {
-		if s.state == inTripleBlock {
+		switch s.state {
+		case inTripleBlock:
 			s.actions[s.cur].unclosed = true
+			s.actions[s.cur].Span.End = s.lastEnd
+		case inFencedBlock:
+			s.actions[s.cur].Span.End = s.lastEnd // CommonMark: it runs to the end
 		}
 		s.finishAction(s.line)
 	}
@@ -393,6 +398,7 @@ func minHit(a, b, c, n int) int {
 // at message offset start.
 func (s *Scanner) processLine(line []byte, start int) {
 	s.kind = kindProse
+	s.lastEnd = start + len(line)
 	switch s.state {
 	case inCode:
 		if fenceClose(line, s.fenceC, s.fenceN) {
