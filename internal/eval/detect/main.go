@@ -38,6 +38,7 @@ func main() {
 	splits := flag.Int("splits", 3, "random multi-splits per message")
 	mem := flag.Bool("mem", false, "also print the streaming memory/time table (1, 4, 16, 64 MiB in 20-byte chunks)")
 	repeat := flag.Int("repeat", 3, "with -mem: stream each size this many times and keep the fastest")
+	verbose := flag.Bool("v", false, "list every candidate with its message and reason")
 	speedRounds := flag.Int("speed", 0, "also time the scanner against the baselines in this many interleaved rounds (e.g. 15)")
 	flag.Parse()
 
@@ -48,6 +49,11 @@ func main() {
 	}
 	sum := evaluate(msgs, vocabulary(), *splits, 1)
 	sum.print(os.Stdout)
+	if *verbose {
+		for _, c := range sum.all {
+			fmt.Println("  candidate:", c)
+		}
+	}
 	if *mem {
 		fmt.Println()
 		texts := make([][]byte, len(msgs))
@@ -135,6 +141,7 @@ type summary struct {
 	reasons         map[string]int // reason text → count
 	positions       map[string]int // line/inline, executable position or not → count
 	examples        []string       // executable or executable-position actions, for inspection
+	all             []string       // every candidate, for -v
 	sizes           []int          // chunk sizes checked
 	splits          int            // random multi-splits per message
 	checks          int            // chunked scans compared with whole-message scans
@@ -171,6 +178,7 @@ func evaluate(msgs []message, v detect.Vocabulary, splits int, seed int64) summa
 				sum.examples = append(sum.examples, fmt.Sprintf("%s line %d: /%s %q → %s", m.id, a.Span.Line, a.Token, a.Args, status(a)))
 			}
 			sum.positions[pos]++
+			sum.all = append(sum.all, fmt.Sprintf("%s line %d col %d: /%s %q → %s", m.id, a.Span.Line, a.Span.Col, a.Token, a.Args, status(a)))
 		}
 		check := func(how string, got []detect.Action) {
 			sum.checks++
