@@ -57,12 +57,16 @@ func benchApply(b *testing.B, changes []fixture, opt Options) {
 	}
 	b.SetBytes(int64(n))
 	b.ReportAllocs()
+	cpu0, ok := processCPU()
 	for b.Loop() {
 		for _, ch := range changes {
 			if got, _, err := ApplyWith(ch.old, ch.diff, opt); err != nil || got != ch.new {
 				b.Fatalf("%s: %v", ch.name, err)
 			}
 		}
+	}
+	if cpu1, ok1 := processCPU(); ok && ok1 {
+		b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 	}
 }
 
