@@ -350,11 +350,56 @@ func dropped(n *html.Node) bool {
 	if _, ok := attrOK(n, "hidden"); ok {
 		return true
 	}
+	if droppedRoles[attr(n, "role")] {
+		return true
+	}
+	if (boilerplate(attr(n, "class")) || boilerplate(attr(n, "id"))) && smallChrome(n) {
+		return true
+	}
 	if attr(n, "aria-hidden") == "true" {
 		return true
 	}
 	style := strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", "")
 	return strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")
+}
+
+// droppedRoles are ARIA landmark and widget roles that mark page chrome
+// rather than content.
+var droppedRoles = map[string]bool{
+	"navigation": true, "banner": true, "contentinfo": true, "search": true,
+	"menu": true, "menubar": true, "toolbar": true, "dialog": true, "alertdialog": true,
+}
+
+// boilerplateWords, as a whole word of a class or id ("cookie-banner",
+// "share_buttons"), mark cookie notices, share bars, adverts and the like.
+var boilerplateWords = map[string]bool{
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "newsletter": true,
+	"popup": true, "modal": true, "share": true, "sharing": true, "social": true,
+	"advert": true, "advertisement": true, "ads": true, "sponsored": true,
+	"breadcrumb": true, "breadcrumbs": true, "sidebar": true, "skip": true,
+}
+
+// smallChrome reports whether n can be a banner or bar: not a document or
+// content container (a class such as "sidebar-visible" on <body> is a
+// state, not chrome), and short.
+func smallChrome(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.Html, atom.Body, atom.Main, atom.Article:
+		return false
+	}
+	return len(textContent(n)) < 1500
+}
+
+func boilerplate(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }) {
+		if boilerplateWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func attr(n *html.Node, key string) string {

@@ -61,6 +61,11 @@ func TestHTMLToMarkdownCases(t *testing.T) {
 		{"quote two paragraphs", "<blockquote><p>a</p><p>b</p></blockquote>", "> a\n>\n> b\n"},
 		{"aria hidden", `<p>x<span aria-hidden="true">y</span></p>`, "x\n"},
 		{"no html", "just text", "just text\n"},
+		{"aria navigation", `<div role="navigation">menu</div><p>body</p>`, "body\n"},
+		{"cookie banner", `<div class="cookie-banner">We use cookies</div><p>body</p>`, "body\n"},
+		{"share bar", `<div id="share_buttons">Tweet</div><p>body</p>`, "body\n"},
+		{"state class on a container kept", `<div class="sidebar-visible"><p>` + strings.Repeat("long text ", 200) + `</p></div>`, strings.TrimSpace(strings.Repeat("long text ", 200)) + "\n"},
+		{"word inside a word kept", `<div class="downloads shared-memory">kept</div>`, "kept\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
