@@ -52,7 +52,8 @@ type SendOptions struct {
 	// exists unless configured otherwise.
 	Targets map[string]TargetConfig `toml:"targets"`
 	// Routes map "domain:target", "domain" or "*" to a target name; the
-	// most specific wins. Default: { user = "stdout" }.
+	// most specific wins; case and a leading @ do not matter.
+	// Default: { user = "stdout" }.
 	Routes map[string]string `toml:"routes"`
 }
 
@@ -78,9 +79,12 @@ type SendData struct {
 
 // NewSender checks o and returns a Sender; stdout targets write to out.
 func NewSender(o SendOptions, out io.Writer) (*Sender, error) {
-	s := &Sender{targets: map[string]TargetConfig{"stdout": {Type: "stdout"}}, routes: o.Routes, out: out, client: newHTTPClient()}
-	if s.routes == nil {
-		s.routes = map[string]string{"user": "stdout"}
+	s := &Sender{targets: map[string]TargetConfig{"stdout": {Type: "stdout"}}, routes: map[string]string{}, out: out, client: newHTTPClient()}
+	if o.Routes == nil {
+		o.Routes = map[string]string{"user": "stdout"}
+	}
+	for k, v := range o.Routes {
+		s.routes[strings.ToLower(strings.ReplaceAll(k, "@", ""))] = v // routes match case-insensitively
 	}
 	for name, t := range o.Targets {
 		if err := checkTarget(name, t); err != nil {
@@ -125,7 +129,7 @@ func checkTarget(name string, t TargetConfig) error {
 // Route returns the name of the target in.Domain and in.Target go to.
 func (s *Sender) Route(in intent.Send) (string, bool) {
 	domain := strings.ToLower(strings.TrimPrefix(in.Domain, "@"))
-	target := strings.TrimPrefix(in.Target, "@")
+	target := strings.ToLower(strings.TrimPrefix(in.Target, "@"))
 	for _, key := range []string{domain + ":" + target, domain} {
 		if name, ok := s.routes[key]; ok && !strings.HasSuffix(key, ":") {
 			return name, true
@@ -189,7 +193,7 @@ func (s *Sender) Send(ctx context.Context, in intent.Send) (Result, error) {
 		r, _ := truncate(collapse(data.Response), 200)
 		text += ": " + r
 	}
-	return Result{Text: text, Data: data}, nil
+	return Result{Text: Clean(text), Data: data}, nil
 }
 
 func wrapSend(target string, err error) error {

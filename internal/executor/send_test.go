@@ -307,6 +307,7 @@ func TestSendRouting(t *testing.T) {
 	for _, tt := range []struct{ domain, target, want string }{
 		{"agent", "anchor", "a"},
 		{"agent", "@anchor", "a"},
+		{"AGENT", "Anchor", "a"},
 		{"agent", "other", "b"},
 		{"Agent", "", "b"},
 		{"bluesky", "", "bluesky"},
