@@ -76,8 +76,8 @@ func (f *Filter) Write(p []byte) (int, error) {
 				k++
 			}
 			if k < len(body) {
-				f.mode = f.decide(body[k])
 				f.sigil = len(f.held) + k
+				f.mode = f.decide(body[k], body[:k])
 				if f.mode == pass {
 					f.out(f.held)
 					f.held = f.held[:0]
@@ -154,15 +154,21 @@ func (f *Filter) startMode() filterMode {
 	return undecided
 }
 
-// decide picks the mode once the first byte after the line prefix is known.
-func (f *Filter) decide(c byte) filterMode {
+// decide picks the mode once c, the first byte after the line prefix, is
+// known; rest is the part of the prefix not yet held.
+func (f *Filter) decide(c byte, rest []byte) filterMode {
 	s := f.s
-	if c == '/' {
-		return holdSigil
-	}
 	if (s.state == afterAction || s.state == inQuoteContent) && s.cur >= 0 && s.actions[s.cur].lineAction &&
 		(c == '`' || c == '~' || f.sawQuote) {
-		return hold
+		return hold // may open or continue the action's content: wait for the line's end
+	}
+	if c == '/' {
+		// The scanner's own notion of a line prefix decides whether the
+		// sigil starts the line ("- /x" does, "0/x" does not).
+		line := append(append(f.held[:len(f.held):len(f.held)], rest...), '/')
+		if contentStart(line) == f.sigil {
+			return holdSigil
+		}
 	}
 	return pass
 }
