@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -84,6 +85,9 @@ type Log struct {
 	db    *sqlite.DB
 	own   bool             // Close closes db
 	clock func() time.Time // the time of rows recorded without one
+
+	mu    sync.Mutex           // guards stmts
+	stmts map[string]*sql.Stmt // prepared multi-row statements, by SQL
 }
 
 // Option configures a Log.
@@ -115,10 +119,74 @@ func New(db *sqlite.DB, opts ...Option) *Log {
 	return l
 }
 
-// Close closes the database if the log opened it.
+// Close closes the log's prepared statements, and the database if the log
+// opened it.
 func (l *Log) Close() error {
+	l.mu.Lock()
+	for _, s := range l.stmts {
+		s.Close()
+	}
+	l.stmts = nil
+	l.mu.Unlock()
 	if l.own {
 		return l.db.Close()
+	}
+	return nil
+}
+
+// stmt returns query prepared (once per log, then per connection by
+// database/sql) and bound to tx. Multi-row statements are costly to
+// prepare, and SQLite's parser would otherwise run on every batch.
+func (l *Log) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	l.mu.Lock()
+	s, ok := l.stmts[query]
+	if !ok {
+		var err error
+		if s, err = l.db.PrepareContext(ctx, query); err != nil {
+			l.mu.Unlock()
+			return nil, err
+		}
+		if l.stmts == nil {
+			l.stmts = map[string]*sql.Stmt{}
+		}
+		l.stmts[query] = s
+	}
+	l.mu.Unlock()
+	return tx.StmtContext(ctx, s), nil
+}
+
+// chunks splits n rows into statement sizes: as many of max as fit, then
+// powers of two, so that only a few distinct statements are ever prepared.
+func chunks(n, max int) []int {
+	var out []int
+	for n >= max {
+		out = append(out, max)
+		n -= max
+	}
+	for p := 1 << 30; p > 0; p >>= 1 {
+		if n >= p {
+			out = append(out, p)
+			n -= p
+		}
+	}
+	return out
+}
+
+// execChunks runs prefix + k×values + suffix for each chunk of the rows,
+// with width parameters per row taken from args in order.
+func (l *Log) execChunks(ctx context.Context, tx *sql.Tx, prefix, values, suffix string, width, max int, args []any) error {
+	n := len(args) / width
+	at := 0
+	for _, k := range chunks(n, max) {
+		q := prefix + strings.Repeat(values+",", k-1) + values + suffix
+		st, err := l.stmt(ctx, tx, q)
+		if err != nil {
+			return err
+		}
+		if _, err := st.ExecContext(ctx, args[at*width:(at+k)*width]...); err != nil {
+			return err
+		}
+		at += k
 	}
 	return nil
 }
@@ -261,34 +329,15 @@ func (l *Log) insert(ctx context.Context, fs []Failure) (int64, error) {
 				v.last = id
 			}
 		}
-		var stmt *sql.Stmt
-		args := make([]any, 0, 13*batchRows)
-		for start := 0; start < len(rows); start += batchRows {
-			end := min(start+batchRows, len(rows))
-			args = args[:0]
-			for i := start; i < end; i++ {
-				args = append(args, rows[i].args(base+int64(i)+1)...)
-			}
-			var err error
-			if end-start == batchRows {
-				if stmt == nil {
-					full := insertPrefix + strings.Repeat(insertValues+",", batchRows-1) + insertValues
-					if stmt, err = tx.PrepareContext(ctx, full); err != nil {
-						return err
-					}
-					defer stmt.Close()
-				}
-				_, err = stmt.ExecContext(ctx, args...)
-			} else {
-				q := insertPrefix + strings.Repeat(insertValues+",", end-start-1) + insertValues
-				_, err = tx.ExecContext(ctx, q, args...)
-			}
-			if err != nil {
-				return err
-			}
+		args := make([]any, 0, 13*len(rows))
+		for i := range rows {
+			args = append(args, rows[i].args(base+int64(i)+1)...)
+		}
+		if err := l.execChunks(ctx, tx, insertPrefix, insertValues, "", 13, batchRows, args); err != nil {
+			return err
 		}
 		last = base + int64(len(rows))
-		return bumpDaily(ctx, tx, daily)
+		return l.bumpDaily(ctx, tx, daily)
 	})
 	return last, err
 }
@@ -327,27 +376,12 @@ const upsertSuffix = ` ON CONFLICT (day, model, code, verb, subject) DO UPDATE S
 
 // bumpDaily adds counts to the daily roll-up, in the same transaction as
 // the rows they count, so the two never disagree.
-func bumpDaily(ctx context.Context, tx *sql.Tx, daily map[dailyKey]*dailyVal) error {
-	args := make([]any, 0, 8*dailyRows)
-	k := 0
-	flush := func() error {
-		if k == 0 {
-			return nil
-		}
-		q := upsertPrefix + strings.Repeat(upsertValues+",", k-1) + upsertValues + upsertSuffix
-		_, err := tx.ExecContext(ctx, q, args...)
-		args, k = args[:0], 0
-		return err
-	}
+func (l *Log) bumpDaily(ctx context.Context, tx *sql.Tx, daily map[dailyKey]*dailyVal) error {
+	args := make([]any, 0, 8*len(daily))
 	for key, v := range daily {
 		args = append(args, key.day, key.model, key.code, key.verb, key.subject, v.n, v.first, v.last)
-		if k++; k == dailyRows {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
 	}
-	return flush()
+	return l.execChunks(ctx, tx, upsertPrefix, upsertValues, upsertSuffix, 8, dailyRows, args)
 }
 
 // RecordSuccess counts n actions of model that ran, for failure rates: one

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -243,5 +244,45 @@ func TestFailureJSONRoundTrip(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"code":"MISSING_ARG","detail":{"arg":7}}`), &out); err == nil {
 		t.Error("a detail of the wrong shape was accepted")
+	}
+}
+
+func TestChunks(t *testing.T) {
+	for n := 0; n < 1000; n++ {
+		sum, prev := 0, 1<<31
+		for _, k := range chunks(n, 200) {
+			if k > prev || k <= 0 || k > 200 {
+				t.Fatalf("chunks(%d) = %v", n, chunks(n, 200))
+			}
+			sum, prev = sum+k, k
+		}
+		if sum != n {
+			t.Fatalf("chunks(%d) sums to %d", n, sum)
+		}
+	}
+	// Batches of every size round-trip, whatever their chunks.
+	l := openTest(t)
+	ctx := context.Background()
+	total := 0
+	for _, n := range []int{1, 2, 3, 199, 200, 201, 457} {
+		var fs []Failure
+		for i := 0; i < n; i++ {
+			fs = append(fs, Failure{Code: UnknownVerb, Token: fmt.Sprint("t", i%5), Raw: fmt.Sprint("/t", i), Model: fmt.Sprint("m", i%3)})
+		}
+		if err := l.RecordBatch(ctx, fs); err != nil {
+			t.Fatal(err)
+		}
+		total += n
+	}
+	if c, _ := l.Count(ctx, Filter{}); c != int64(total) {
+		t.Errorf("%d rows, want %d", c, total)
+	}
+	ms, _ := l.ModelStats(ctx, fixedNow.Add(-time.Hour))
+	sum := 0
+	for _, m := range ms {
+		sum += m.Failures
+	}
+	if sum != total {
+		t.Errorf("roll-up counts %d, want %d", sum, total)
 	}
 }
