@@ -25,6 +25,9 @@ func NewProxy(rt *Runtime, upstream *url.URL, base http.RoundTripper, errorLog *
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(upstream)
+			if pr.Out.Body != nil && pr.Out.ContentLength > 0 {
+				pr.Out.Body = &sizedBody{rc: pr.Out.Body, left: pr.Out.ContentLength}
+			}
 			if isChat(pr.Out) {
 				pr.Out.Header.Del("Accept-Encoding")
 			}
@@ -34,6 +37,35 @@ func NewProxy(rt *Runtime, upstream *url.URL, base http.RoundTripper, errorLog *
 		ErrorLog:      errorLog,
 	}
 }
+
+// sizedBody ends a request body of known length at that length. Without
+// it, the transport reads the inbound body once more after the declared
+// length to check for excess; when the upstream has already answered, the
+// proxy's own server has closed that body by then (net/http does not
+// allow reading a request body after the response has begun), the read
+// fails, and the transport drops the upstream connection in the middle of
+// the streamed answer (golang/go#40747).
+type sizedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (b *sizedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	if b.left <= 0 && err == nil {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (b *sizedBody) Close() error { return b.rc.Close() }
 
 // LogCompletions returns an OnCompletion callback that writes one JSON line
 // per result to w — {"time","path","agent","model","session","streamed",

@@ -213,3 +213,53 @@ func TestProxyLogCompletions(t *testing.T) {
 		t.Errorf("line 3 %s: %v", lines[2], err)
 	}
 }
+
+// TestProxyKeepAliveStreams sends many streamed requests in a row over
+// kept-alive connections: without sizedBody, a late read of the closed
+// inbound body made the transport drop the upstream connection in the
+// middle of an answer, about once in a hundred requests.
+func TestProxyKeepAliveStreams(t *testing.T) {
+	up := newFakeUpstream(t)
+	rt := openRuntime(t, "")
+	px := newProxyServer(t, rt, up)
+	long := strings.Repeat("a longer answer streamed one word at a time ", 25)
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	for i := 0; i < n; i++ {
+		body := fmt.Sprintf(`{"model":"m1","stream":true,"messages":[{"role":"user","content":"answer number %d: %s"}]}`, i, long)
+		resp, err := http.Post(px.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || !bytes.HasSuffix(b, []byte("data: [DONE]\n\n")) {
+			t.Fatalf("request %d: %v, body ends %q", i, err, b[max(0, len(b)-40):])
+		}
+	}
+}
+
+func TestProxySizedBody(t *testing.T) {
+	rc := &closeCounter{Reader: strings.NewReader("0123456789extra")}
+	b := &sizedBody{rc: rc, left: 10}
+	got, err := io.ReadAll(b)
+	if err != nil || string(got) != "0123456789" {
+		t.Errorf("read %q %v", got, err)
+	}
+	if n, err := b.Read(make([]byte, 4)); n != 0 || err != io.EOF {
+		t.Errorf("read after the length: %d %v", n, err)
+	}
+	b.Close()
+	if rc.closed != 1 {
+		t.Errorf("closed %d times", rc.closed)
+	}
+}
+
+type closeCounter struct {
+	io.Reader
+	closed int
+}
+
+func (c *closeCounter) Close() error { c.closed++; return nil }

@@ -81,7 +81,11 @@ func upstream(piece int) http.Handler {
 				Content string `json:"content"`
 			} `json:"messages"`
 		}
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+		// Read the whole body before answering: an HTTP/1 server that
+		// streams a reply over an unread request body may lose the
+		// connection (seen through httputil.ReverseProxy).
+		body, err := io.ReadAll(r.Body)
+		if err != nil || json.Unmarshal(body, &req) != nil || len(req.Messages) == 0 {
 			http.Error(w, "bad request", http.StatusBadRequest)
 			return
 		}
