@@ -18,7 +18,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -290,33 +289,30 @@ func insert(ctx context.Context, cfg config, g *gen, now time.Time, res *result,
 		return err
 	}
 	defer log.Close()
-	batch := make([]failures.Failure, 0, cfg.batch)
-	// Generate first so that only inserting is timed, in time order as a
-	// runtime appends to its log.
-	rows := make([]failures.Failure, cfg.rows)
-	for i := range rows {
-		rows[i] = g.failure()
-	}
-	slices.SortFunc(rows, func(a, b failures.Failure) int { return a.Time.Compare(b.Time) })
-	all := make([][]failures.Failure, 0, cfg.rows/cfg.batch+1)
-	for i := 0; i < cfg.rows; i++ {
-		batch = append(batch, rows[i])
-		if len(batch) == cfg.batch || i == cfg.rows-1 {
-			all = append(all, batch)
-			batch = make([]failures.Failure, 0, cfg.batch)
-		}
-	}
+	// Rows are generated a batch at a time, outside the timed part, in time
+	// order as a runtime appends to its log; holding all of them at once
+	// would make the garbage collector's work, not the log's, dominate.
 	bar := newBar(progress)
-	tm := startTimer()
-	done := 0
-	for _, b := range all {
-		if err := log.RecordBatch(ctx, b); err != nil {
+	step := g.span / time.Duration(cfg.rows)
+	t0 := now.Add(-g.span)
+	for done := 0; done < cfg.rows; {
+		n := min(cfg.batch, cfg.rows-done)
+		batch := make([]failures.Failure, n)
+		for i := range batch {
+			batch[i] = g.failure()
+			batch[i].Time = t0.Add(time.Duration(done+i) * step)
+		}
+		tm := startTimer()
+		err := log.RecordBatch(ctx, batch)
+		sp := tm.stop()
+		if err != nil {
 			return err
 		}
-		done += len(b)
+		res.insert.wall += sp.wall
+		res.insert.cpu += sp.cpu
+		done += n
 		bar.update(done, cfg.rows)
 	}
-	res.insert = tm.stop()
 	bar.clear()
 	for _, m := range g.models {
 		if err := log.RecordSuccessAt(ctx, m, now, cfg.rows/2); err != nil {
