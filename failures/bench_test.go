@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -61,4 +63,39 @@ func BenchmarkRecord(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkReport builds the weekly report over a log of
+// $DIALECT_BENCH_ROWS rows (default 100,000; the 1M-row figure comes from
+// go run ./internal/eval/failures).
+func BenchmarkReport(b *testing.B) {
+	n := 100000
+	if s := os.Getenv("DIALECT_BENCH_ROWS"); s != "" {
+		if v, err := strconv.Atoi(s); err == nil && v > 0 {
+			n = v
+		}
+	}
+	l := openTest(b)
+	ctx := context.Background()
+	rows := benchRows(n, 3)
+	for i := 0; i < n; i += 5000 {
+		if err := l.RecordBatch(ctx, rows[i:min(i+5000, n)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rows = nil
+	cfg := ReportConfig{Suggest: testSuggest()}
+	since := StartOfDay(fixedNow.Add(-7 * 24 * time.Hour))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := l.Report(ctx, since, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Failures != n {
+			b.Fatalf("report counts %d of %d rows", r.Failures, n)
+		}
+	}
+	b.ReportMetric(float64(n), "rows")
 }
