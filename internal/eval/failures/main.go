@@ -129,8 +129,10 @@ const topPlanted = 10
 
 // planted are unknown verbs the generator writes often on purpose: the
 // report should rank them as alias candidates.
-var planted = []struct{ token, verb string }{
-	{"serach", "search"}, {"recal", "recall"}, {"fetchh", "fetch"}, {"calculat", "calc"}, {"searh", "search"},
+func planted() []struct{ token, verb string } {
+	return []struct{ token, verb string }{
+		{"serach", "search"}, {"recal", "recall"}, {"fetchh", "fetch"}, {"calculat", "calc"}, {"searh", "search"},
+	}
 }
 
 // gen makes failure rows like a runtime would log them: mostly unknown
@@ -143,6 +145,7 @@ type gen struct {
 	vocab     []string   // unknown tokens a population of models writes
 	modifiers []string   // misspelled modifiers
 	markers   []string   // misspelled permission markers
+	planted   []struct{ token, verb string }
 	rng       *rand.Rand
 	words     []string // built-in verbs and aliases, one word
 	models    []string
@@ -152,7 +155,7 @@ type gen struct {
 }
 
 func newGen(seed uint64, now time.Time, days int, tail bool) *gen {
-	g := &gen{rng: rand.New(rand.NewPCG(seed, 0x5eed)), now: now, span: time.Duration(days) * 24 * time.Hour, tail: tail}
+	g := &gen{rng: rand.New(rand.NewPCG(seed, 0x5eed)), now: now, span: time.Duration(days) * 24 * time.Hour, tail: tail, planted: planted()}
 	for _, s := range verbs.Builtin() {
 		g.words = append(g.words, s.Name)
 		for _, a := range s.Aliases {
@@ -216,7 +219,7 @@ func (g *gen) failure() failures.Failure {
 	args := "project deadlines for the launch"
 	switch p := g.rng.Float64(); {
 	case p < 0.10: // planted: frequent, close to a verb
-		pl := planted[g.rng.IntN(len(planted))]
+		pl := g.planted[g.rng.IntN(len(g.planted))]
 		f.Token, f.Detail = pl.token, failures.UnknownVerbDetail{Attempted: pl.token}
 		f.Candidates = []failures.Candidate{{Verb: pl.verb, Score: 0.8, Tier: "edit"}}
 	case p < 0.55: // other unknown verbs
@@ -354,14 +357,14 @@ func measure(ctx context.Context, cfg config, now time.Time, res *result) error 
 	}
 	res.reportExact = tm.stop()
 
-	res.plantedAliases = len(planted)
+	res.plantedAliases = len(planted())
 	top := map[string]bool{}
 	for i, a := range res.report.Aliases {
 		if i < topPlanted {
 			top[a.Alias+"→"+a.Verb] = true
 		}
 	}
-	for _, p := range planted {
+	for _, p := range planted() {
 		if top[p.token+"→"+p.verb] {
 			res.plantedRecalled++
 		}

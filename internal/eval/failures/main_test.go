@@ -24,7 +24,7 @@ func TestRunSmall(t *testing.T) {
 	}
 	// The planted frequent near-verbs (2% of rows each) must rank near the
 	// top of the alias list.
-	if res.plantedRecalled != len(planted) {
+	if res.plantedRecalled != len(planted()) {
 		t.Errorf("planted aliases in the top %d: %d; aliases: %+v", topPlanted, res.plantedRecalled, res.report.Aliases[:min(topPlanted, len(res.report.Aliases))])
 	}
 	var out bytes.Buffer
