@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"strings"
 	"sync"
 	"testing"
 
@@ -252,6 +253,24 @@ func TestMessages(t *testing.T) {
 		if got := r.Resolve(tok).Message(); got != want {
 			t.Errorf("Message(%q) = %q, want %q", tok, got, want)
 		}
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"serch":         "serch",
+		"ser\x1b[31mch": `ser\x1b[31mch`,
+		"a\u202eb":      `a\u202eb`,
+		"a\xffb":        `a\xffb`,
+		"café\u009b":    `café\u009b`,
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+	r := newTest(t, testEntries(), Options{})
+	if msg := r.Resolve("x\x1b]0;pwned\x07").Message(); strings.ContainsAny(msg, "\x1b\x07") {
+		t.Errorf("message carries control characters: %q", msg)
 	}
 }
 

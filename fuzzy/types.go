@@ -2,7 +2,10 @@ package fuzzy
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Strictness says how forgiving resolution may be for a verb. The values
@@ -148,9 +151,11 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Input == "" && t.Candidates == nil && t.Code == e.Code
 }
 
-// Error returns a short sentence a model can act on.
+// Error returns a short sentence a model can act on. Control and
+// formatting characters of the token are escaped, so the sentence is safe
+// to print on a terminal.
 func (e *Error) Error() string {
-	tok := "/" + e.Input
+	tok := "/" + Printable(e.Input)
 	switch e.Code {
 	case MixedScript:
 		return fmt.Sprintf("%s mixes Latin letters with look-alikes from another script (at byte %d) — retype it in plain letters", tok, e.Offset)
@@ -165,6 +170,37 @@ func (e *Error) Error() string {
 		}
 		return fmt.Sprintf("%s is not a verb — did you mean /%s?", tok, e.Candidates[0].Name)
 	}
+}
+
+// Printable returns s with control characters (C0, DEL, C1) and Unicode
+// format characters (such as bidirectional overrides) written as Go
+// escapes, and invalid UTF-8 as \x escapes; other text is unchanged.
+func Printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	return b.String()
 }
 
 func orList(cs []Candidate) string {

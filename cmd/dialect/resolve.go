@@ -92,10 +92,12 @@ func runResolve(ctx context.Context, sio *stdio, args []string) error {
 			}
 			continue
 		}
+		// The word is the user's: escape control characters before they
+		// reach a terminal.
 		if res.OK() {
-			fmt.Fprintf(sio.out, "%s\t%s\t%s\t%.2f\n", w, res.Verb, res.Tier, res.Score)
+			fmt.Fprintf(sio.out, "%s\t%s\t%s\t%.2f\n", fuzzy.Printable(w), res.Verb, res.Tier, res.Score)
 		} else {
-			fmt.Fprintf(sio.out, "%s\t-\t%s\t%s\n", w, res.Code, res.Message())
+			fmt.Fprintf(sio.out, "%s\t-\t%s\t%s\n", fuzzy.Printable(w), res.Code, res.Message())
 		}
 	}
 	if failed {

@@ -82,6 +82,13 @@ func TestResolveCmdText(t *testing.T) {
 	}
 }
 
+func TestResolveCmdEscapes(t *testing.T) {
+	_, out, _ := runResolveCmd(t, "ev\x1b[2Jil")
+	if strings.Contains(out, "\x1b") || !strings.Contains(out, `ev\x1b[2Jil`) {
+		t.Errorf("control characters reach the terminal: %q", out)
+	}
+}
+
 func TestResolveCmdUsage(t *testing.T) {
 	if code, _, errs := runResolveCmd(t); code != 2 || !strings.Contains(errs, "usage:") {
 		t.Errorf("no words: exit %d, stderr %q", code, errs)
