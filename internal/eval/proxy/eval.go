@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -63,10 +64,23 @@ type loadResult struct {
 // report is everything one run measured.
 type report struct {
 	Messages int
-	TTFB     map[string]stats // direct, middleware, proxy
+	TTFB     map[string]stats // direct, middleware, bare-proxy, proxy
 	Load     []loadResult
 	Statuses map[dialect.Status]int // results of the completions seen
 	Failed   int                    // completions with an error
+}
+
+// sized ends a request body at its declared length, as dialect.NewProxy
+// does (see sizedBody there), so that the bare proxy is not slower for
+// a known net/http pitfall.
+func sized(r *http.Request) io.ReadCloser {
+	if r.Body == nil || r.ContentLength <= 0 {
+		return r.Body
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.LimitReader(r.Body, r.ContentLength), r.Body}
 }
 
 // upstream is a loopback OpenAI-compatible server streaming the text of
@@ -205,14 +219,28 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	}
 	defer stopPx()
 
+	// A bare reverse proxy, built like the dialect's but without the
+	// middleware: the difference to it is what the dialect adds, the
+	// difference from direct is what any proxy hop costs.
+	bareURL, stopBare, err := server(&httputil.ReverseProxy{
+		Rewrite:       func(pr *httputil.ProxyRequest) { pr.SetURL(u); pr.Out.Body = sized(pr.Out) },
+		Transport:     newTransport(cfg.Concurrency),
+		FlushInterval: -1,
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer stopBare()
+
 	direct := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	middle := &http.Client{Transport: dialect.Transport(rt, newTransport(cfg.Concurrency), count)}
 	viaProxy := &http.Client{Transport: newTransport(cfg.Concurrency)}
+	viaBare := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	paths := []struct {
 		name string
 		c    *http.Client
 		base string
-	}{{"direct", direct, upURL}, {"middleware", middle, upURL}, {"proxy", viaProxy, pxURL}}
+	}{{"direct", direct, upURL}, {"middleware", middle, upURL}, {"bare-proxy", viaBare, bareURL}, {"proxy", viaProxy, pxURL}}
 
 	// Time to first byte: the paths take turns on the same message, so
 	// that drift in the machine's load falls on all three alike.
@@ -237,7 +265,7 @@ func run(ctx context.Context, cfg config) (*report, error) {
 			name string
 			c    *http.Client
 			base string
-		}{{"direct", direct, upURL}, {"proxy", viaProxy, pxURL}} {
+		}{{"direct", direct, upURL}, {"bare-proxy", viaBare, bareURL}, {"proxy", viaProxy, pxURL}} {
 			kind := "sse"
 			if !stream {
 				kind = "json"
@@ -300,20 +328,26 @@ func load(ctx context.Context, name string, c *http.Client, base string, stream 
 // print writes the report as a table.
 func (r *report) print(w io.Writer) {
 	fmt.Fprintf(w, "messages: %d\n\ntime to first byte (streaming), %d samples per path, interleaved:\n", r.Messages, r.TTFB["direct"].N)
-	d := r.TTFB["direct"]
-	for _, name := range []string{"direct", "middleware", "proxy"} {
+	d, bare := r.TTFB["direct"], r.TTFB["bare-proxy"]
+	for _, name := range []string{"direct", "middleware", "bare-proxy", "proxy"} {
 		s := r.TTFB[name]
-		fmt.Fprintf(w, "  %-10s p50 %9s  p90 %9s  p99 %9s  added p50 %9s\n", name, s.P50, s.P90, s.P99, s.P50-d.P50)
+		fmt.Fprintf(w, "  %-10s p50 %9s  p90 %9s  p99 %9s  added p50 vs direct %9s", name, s.P50, s.P90, s.P99, s.P50-d.P50)
+		if name == "proxy" {
+			fmt.Fprintf(w, ", vs bare proxy %s (the dialect's part)", s.P50-bare.P50)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "\nload (loopback, whole responses read):\n")
-	base := map[string]loadResult{}
+	byName := map[string]loadResult{}
 	for _, l := range r.Load {
-		kind := l.Name[strings.IndexByte(l.Name, '/')+1:]
+		byName[l.Name] = l
+	}
+	for _, l := range r.Load {
+		path, kind, _ := strings.Cut(l.Name, "/")
 		extra := ""
-		if b, ok := base[kind]; ok {
-			extra = fmt.Sprintf("  throughput x%.2f, p50 +%s, p99 +%s", l.ReqPerS/b.ReqPerS, l.Latency.P50-b.Latency.P50, l.Latency.P99-b.Latency.P99)
-		} else {
-			base[kind] = l
+		vs := map[string]string{"bare-proxy": "direct", "proxy": "bare-proxy"}[path]
+		if b, ok := byName[vs+"/"+kind]; ok {
+			extra = fmt.Sprintf("  vs %s: throughput x%.2f, p50 %+v, p99 %+v", vs, l.ReqPerS/b.ReqPerS, l.Latency.P50-b.Latency.P50, l.Latency.P99-b.Latency.P99)
 		}
 		cut := ""
 		if !l.Complete {

@@ -23,12 +23,12 @@ func TestEvalSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"direct", "middleware", "proxy"} {
+	for _, p := range []string{"direct", "middleware", "bare-proxy", "proxy"} {
 		if s := rep.TTFB[p]; s.N != 6 || s.P50 <= 0 || s.P50 > s.P99 {
 			t.Errorf("ttfb %s: %+v", p, s)
 		}
 	}
-	if len(rep.Load) != 4 {
+	if len(rep.Load) != 6 {
 		t.Fatalf("%d load runs", len(rep.Load))
 	}
 	for _, l := range rep.Load {
@@ -44,7 +44,7 @@ func TestEvalSmall(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.print(&out)
-	for _, want := range []string{"added p50", "proxy/sse", "proxy/json", "throughput x"} {
+	for _, want := range []string{"added p50", "proxy/sse", "proxy/json", "vs bare-proxy: throughput x"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
