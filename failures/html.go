@@ -102,7 +102,7 @@ func (r *Report) dayChart() chart {
 
 // modelChart draws each model's failure rate as a horizontal bar.
 func (r *Report) modelChart() chart {
-	const w, left, right, row = 760.0, 200.0, 70.0, 24.0
+	const w, left, right, row = 760.0, 200.0, 140.0, 24.0
 	c := chart{W: w, H: row*float64(len(r.Models)) + 30}
 	palette := palette()
 	peak := 0.0
