@@ -99,7 +99,7 @@ func (w *Web) Search(ctx context.Context, in intent.Web) (Result, error) {
 	var err error
 	switch {
 	case w.o.URL != "":
-		u := strings.ReplaceAll(w.o.URL, "{query}", url.QueryEscape(q))
+		u := expandURLTemplate(w.o.URL, q)
 		out, _, err = httpSpec{headers: w.o.Headers, timeout: timeout, maxOutput: w.o.MaxBytes}.do(ctx, w.client, u, nil)
 	case len(w.o.Command) > 0:
 		argv := expandArgv(w.o.Command, map[string]string{"query": q})
@@ -136,6 +136,17 @@ func (w *Web) Search(ctx context.Context, in intent.Web) (Result, error) {
 		data.Text = "no results"
 	}
 	return Result{Text: data.Text, Data: data}, nil
+}
+
+// expandURLTemplate fills {query}: query-escaped in the query string
+// ("a b" → "a+b"), path-escaped before it ("a b" → "a%20b").
+func expandURLTemplate(tmpl, q string) string {
+	cut := strings.IndexByte(tmpl, '?')
+	if cut < 0 {
+		cut = len(tmpl)
+	}
+	return strings.ReplaceAll(tmpl[:cut], "{query}", url.PathEscape(q)) +
+		strings.ReplaceAll(tmpl[cut:], "{query}", url.QueryEscape(q))
 }
 
 func (w *Web) parse(body []byte) ([]WebResult, error) {

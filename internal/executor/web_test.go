@@ -126,6 +126,18 @@ func TestWebConfig(t *testing.T) {
 	}
 }
 
+func TestExpandURLTemplate(t *testing.T) {
+	for tmpl, want := range map[string]string{
+		"https://s.test/search?q={query}&n=5": "https://s.test/search?q=a+b%2Fc%26d%3F&n=5",
+		"https://s.test/search/{query}":       "https://s.test/search/a%20b%2Fc&d%3F",
+		"https://s.test/{query}?q={query}":    "https://s.test/a%20b%2Fc&d%3F?q=a+b%2Fc%26d%3F",
+	} {
+		if got := expandURLTemplate(tmpl, "a b/c&d?"); got != want {
+			t.Errorf("expandURLTemplate(%q) = %q, want %q", tmpl, got, want)
+		}
+	}
+}
+
 func TestJSONPath(t *testing.T) {
 	doc := map[string]any{"a": []any{map[string]any{"b": "x"}}}
 	if got := jsonPath(doc, "a.0.b"); got != "x" {
