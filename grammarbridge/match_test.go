@@ -242,6 +242,12 @@ func TestMatchWorkLimit(t *testing.T) {
 	if !errors.Is(err, ErrWorkLimit) {
 		t.Fatalf("got %v, want ErrWorkLimit", err)
 	}
+	// Many ways for a memoized rule to end at the same place: comparing
+	// them counts as work too.
+	same := mustCompile(t, "<Start> = <R> end -> 1 | <R> stop -> 2; <R> = $(a:wildcard) x $(b:wildcard) y -> { a, b };", Options{WorkLimit: 20000})
+	if _, err := same.Match(strings.Repeat("q x ", 3000) + "y end"); !errors.Is(err, ErrWorkLimit) {
+		t.Errorf("many equal ends: got %v, want ErrWorkLimit", err)
+	}
 	// Left recursion fails instead of looping.
 	lr := mustCompile(t, "<Start> = <L> -> 1; <L> = <L> a | a;", Options{})
 	if got := matchJSON(t, lr, "a"); got != "[1]" {

@@ -210,6 +210,7 @@ func (m *matcher) collect(c int32, pos int, w wild) {
 	}
 	e := &m.entries[k.collect-1]
 	if !o.pending && !o.passOuter {
+		m.work += len(e.outs) // comparing is work too: bound it by the limit
 		for i := range e.outs {
 			p := &e.outs[i]
 			if p.pending || p.passOuter || p.end != pos || p.closedOuter != o.closedOuter || p.oa != o.oa || p.ob != o.ob {

@@ -80,6 +80,7 @@ func (m *matcher) expectRule(pos int, r *crule) {
 // results.
 func (m *matcher) record() {
 	m.succ++
+	m.work += m.tn / 8 // building a value is work too
 	out := m.build(m.tbuf[:m.tn])
 	v, st := out.v, out.st
 	if v == Undefined {
