@@ -21,8 +21,11 @@ type WebOptions struct {
 	// URL is a template: {query} is replaced by the URL-escaped query,
 	// e.g. "https://api.search.brave.com/res/v1/web/search?q={query}".
 	URL string `toml:"url"`
-	// Headers are sent with the GET; ${NAME} is read from the environment
-	// (e.g. X-Subscription-Token = "${BRAVE_API_KEY}").
+	// Method is "GET" (the default) or "POST"; a POST sends
+	// {"query": "..."} as its JSON body, and URL needs no {query}.
+	Method string `toml:"method"`
+	// Headers are sent with the request; ${NAME} is read from the
+	// environment (e.g. X-Subscription-Token = "${BRAVE_API_KEY}").
 	Headers map[string]string `toml:"headers"`
 	// Command is an argv; {query} inside an element is replaced by the
 	// query (one argument, no shell). With no {query} anywhere, the
@@ -74,7 +77,11 @@ func NewWeb(o WebOptions) (*Web, error) {
 	if o.URL != "" && len(o.Command) > 0 {
 		return nil, errorf(CodeNotConfigured, nil, "[exec.web] sets both url and command; choose one")
 	}
-	if o.URL != "" && !strings.Contains(o.URL, "{query}") {
+	o.Method = strings.ToUpper(cmpOr(o.Method, "GET"))
+	if o.Method != "GET" && o.Method != "POST" {
+		return nil, errorf(CodeNotConfigured, nil, "[exec.web] method is %q; it may be GET or POST", o.Method)
+	}
+	if o.URL != "" && o.Method == "GET" && !strings.Contains(o.URL, "{query}") {
 		return nil, errorf(CodeNotConfigured, nil, "[exec.web] url has no {query} placeholder")
 	}
 	if o.Results == "" && o.URL != "" {
@@ -100,7 +107,11 @@ func (w *Web) Search(ctx context.Context, in intent.Web) (Result, error) {
 	switch {
 	case w.o.URL != "":
 		u := expandURLTemplate(w.o.URL, q)
-		out, _, err = httpSpec{headers: w.o.Headers, timeout: timeout, maxOutput: w.o.MaxBytes}.do(ctx, w.client, u, nil)
+		var body []byte
+		if w.o.Method == "POST" {
+			body, _ = json.Marshal(map[string]string{"query": q})
+		}
+		out, _, err = httpSpec{headers: w.o.Headers, timeout: timeout, maxOutput: w.o.MaxBytes}.do(ctx, w.client, u, body)
 	case len(w.o.Command) > 0:
 		argv := expandArgv(w.o.Command, map[string]string{"query": q})
 		var stdin []byte

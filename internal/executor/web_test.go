@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -25,6 +26,13 @@ func TestWebURLProvider(t *testing.T) {
 				{"title":"Second","url":"https://b.test/","description":"b \u001b[31mred"},
 				{"title":"Third","url":"https://c.test/"}
 			]}}`)
+		case "/post":
+			var in struct{ Query string }
+			if r.Method != http.MethodPost || json.NewDecoder(r.Body).Decode(&in) != nil {
+				http.Error(w, "want a JSON POST", 400)
+				return
+			}
+			json.NewEncoder(w).Encode(map[string]any{"results": []map[string]string{{"title": "About " + in.Query, "url": "https://p.test/", "content": "c"}}})
 		case "/array":
 			fmt.Fprint(w, `[{"t":"A","u":"https://a.test"},{"t":"B","u":"https://b.test"}]`)
 		case "/html":
@@ -58,6 +66,15 @@ func TestWebURLProvider(t *testing.T) {
 	}
 	if d := r.Data.(WebData); len(d.Results) != 2 || d.Results[0].URL != "https://go.dev/doc/go1.26" {
 		t.Errorf("data = %+v", d)
+	}
+
+	post, err := NewWeb(WebOptions{URL: srv.URL + "/post", Method: "post", Snippet: "content"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = post.Search(context.Background(), intent.Web{Query: `tides "now"`})
+	if err != nil || r.Text != "1. About tides \"now\" — https://p.test/\n   c" {
+		t.Errorf("POST provider: %q %v", r.Text, err)
 	}
 
 	arr, _ := NewWeb(WebOptions{URL: srv.URL + "/array?q={query}", Results: ".", Title: "t", Link: "u"})
@@ -120,6 +137,9 @@ func TestWebConfig(t *testing.T) {
 	}
 	if _, err := NewWeb(WebOptions{URL: "https://x.test/search"}); CodeOf(err) != CodeNotConfigured {
 		t.Errorf("no placeholder: %v", err)
+	}
+	if _, err := NewWeb(WebOptions{URL: "https://x.test/?q={query}", Method: "PUT"}); CodeOf(err) != CodeNotConfigured {
+		t.Errorf("bad method: %v", err)
 	}
 	if _, err := NewWeb(WebOptions{URL: "https://x.test/?q={query}", Command: []string{"x"}}); CodeOf(err) != CodeNotConfigured {
 		t.Errorf("both: %v", err)
