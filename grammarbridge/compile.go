@@ -182,6 +182,7 @@ type fileScope struct {
 	defs  map[string]*ruleDefs // local and imported rules by name
 	first map[string]*RuleDef  // first local definition by name, for positions
 	ents  map[string]bool      // imported entity names
+	types map[string]bool      // names imported from TypeScript files
 }
 
 // ruleDefs is a rule: all definitions of one name in one file (a name
@@ -250,7 +251,7 @@ func (c *compiler) load(name string, importer *fileScope, at *Import) *fileScope
 		return nil
 	}
 	c.files[name] = nil
-	fsc := &fileScope{name: name, file: f, defs: map[string]*ruleDefs{}, first: map[string]*RuleDef{}, ents: map[string]bool{}}
+	fsc := &fileScope{name: name, file: f, defs: map[string]*ruleDefs{}, first: map[string]*RuleDef{}, ents: map[string]bool{}, types: map[string]bool{}}
 	for _, d := range f.Rules {
 		rd := fsc.defs[d.Name]
 		if rd == nil {
@@ -276,7 +277,10 @@ func (c *compiler) load(name string, importer *fileScope, at *Import) *fileScope
 	for _, im := range f.Imports {
 		switch {
 		case im.IsType():
-			// TypeScript types: recorded only.
+			// TypeScript types: recorded, and usable as capture types.
+			for _, n := range im.Names {
+				fsc.types[n] = true
+			}
 		case im.From == "":
 			for _, n := range im.Names {
 				if !builtinEntities[n] {
@@ -416,8 +420,10 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 				switch e.Type {
 				case "wildcard", "string", "word":
 				default:
-					if !fsc.ents[e.Type] {
-						c.errorf(fsc.name, e.Pos, ErrUndefinedEntity, "unknown capture type %q in $(%s:%s): expected wildcard, string, word, number, <Rule> or an imported entity", e.Type, e.Var, e.Type)
+					// An imported type name captures as a plain wildcard,
+					// as in TypeAgent's AST matcher.
+					if !fsc.ents[e.Type] && !fsc.types[e.Type] {
+						c.errorf(fsc.name, e.Pos, ErrUndefinedEntity, "unknown capture type %q in $(%s:%s): expected wildcard, string, word, number, <Rule>, or an imported entity or type", e.Type, e.Var, e.Type)
 					}
 				}
 			}

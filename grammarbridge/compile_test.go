@@ -122,6 +122,16 @@ func TestCompileFSLoader(t *testing.T) {
 	}
 }
 
+func TestCompileTypeCapture(t *testing.T) {
+	g, err := CompileString("t.agr", "import { Song } from \"./s.ts\";\n<Start> = play $(s:Song) -> s;", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := matchJSON(t, g, "play Hey Jude"); got != `["Hey Jude"]` {
+		t.Errorf("type capture: %s", got)
+	}
+}
+
 func TestCompileTypes(t *testing.T) {
 	g, err := CompileString("t.agr", "import { A, B } from \"./s.ts\";\n<Start> : A | B = x -> 1;", Options{})
 	if err != nil {
