@@ -2,16 +2,18 @@
 // (unified and git style, as models write them), applies them to one text,
 // and creates them.
 //
-// Applying is all or nothing. [Apply] first tries the patch strictly, every
-// hunk at its stated line with every context line equal; when that fails it
-// applies carefully, in the manner of GNU patch: it searches for each hunk
-// near its stated line and then farther away, tolerates wrong @@ numbers,
-// wrong line counts and missing file headers, can ignore differences in
-// whitespace only, and drops up to two lines of outer context the way GNU
-// patch's fuzz factor does. Unlike GNU patch, a hunk whose context fits two
-// places equally well is never applied: that is an *ApplyError naming the
-// hunk and the places, with errors.Is(err, ErrAmbiguous). See docs/patch.md
-// for the exact rules.
+// Applying is all or nothing. [Apply] applies carefully, in the manner of
+// GNU patch: it finds each hunk by its context and removed lines wherever
+// they are, so wrong @@ numbers, wrong line counts, missing file headers
+// and lines added since the diff was made do not matter; it can ignore
+// differences in whitespace only; and it drops up to two lines of outer
+// context the way GNU patch's fuzz factor does. Unlike GNU patch, which
+// takes the place nearest the stated line, it never guesses: a hunk whose
+// lines fit two places equally well, after the order of the hunks has been
+// used, is an *ApplyError naming the hunk and the places, with
+// errors.Is(err, ErrAmbiguous); a patch that is already applied is refused
+// with ErrApplied. Options{Strict: true} applies a conventional diff
+// exactly at its stated lines instead. See docs/patch.md for the rules.
 //
 // [Diff] creates a unified diff between two texts with sergi/go-diff in line
 // mode and a configurable number of context lines.
