@@ -48,9 +48,10 @@ type HunkReport struct {
 }
 
 // Apply applies diff to original the way a careful person would (see the
-// package documentation): strictly if it can, else searching with
-// DefaultFuzz, never guessing between equally good places. On error the
-// result is "" and original is untouched.
+// package documentation), with DefaultFuzz and whitespace compared, never
+// guessing between equally good places. On error the result is "" and
+// original is untouched. Callers that apply model-written patches may want
+// ApplyWith and IgnoreWhitespace.
 func Apply(original, diff string) (string, *Report, error) {
 	return ApplyWith(original, diff, Options{Fuzz: DefaultFuzz})
 }
