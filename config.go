@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/pattern-dialect/dialect/internal/executor"
 )
 
 // DefaultConfigTOML is the bundled dialect.toml, compiled into the binary so
@@ -22,11 +24,12 @@ var DefaultConfigTOML []byte
 // Config is the whole of dialect.toml. Every field is documented in the
 // bundled file; the Go names follow the TOML keys.
 type Config struct {
-	Detect  DetectConfig  `toml:"detect"`
-	Resolve ResolveConfig `toml:"resolve"`
-	Dialect DialectConfig `toml:"dialect"`
-	Store   StoreConfig   `toml:"store"`
-	Run     RunConfig     `toml:"run"`
+	Detect  DetectConfig    `toml:"detect"`
+	Resolve ResolveConfig   `toml:"resolve"`
+	Dialect DialectConfig   `toml:"dialect"`
+	Store   StoreConfig     `toml:"store"`
+	Run     RunConfig       `toml:"run"`
+	Exec    executor.Config `toml:"exec"`
 
 	Permission PermissionConfig       `toml:"permission"`
 	Agents     map[string]AgentConfig `toml:"agents"`

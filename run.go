@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/fuzzy"
 	"github.com/pattern-dialect/dialect/intent"
+	"github.com/pattern-dialect/dialect/internal/executor"
 	"github.com/pattern-dialect/dialect/internal/store"
 	"github.com/pattern-dialect/dialect/verbs"
 )
@@ -96,9 +98,55 @@ func Open(ctx context.Context, cfg *Config) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
+	x, err := executor.New(cfg.Exec, os.Stdout)
+	if err != nil {
+		st.Close()
+		return nil, cfg.errorAt("exec", err.Error())
+	}
 	rt.store = st
 	rt.failures = failures.New(st.DB())
+	rt.external = rt.executeExternal(x)
 	return rt, nil
+}
+
+// fetchCursorKey is where a session's last fetch cursor is kept.
+const fetchCursorKey = "fetch.cursor"
+
+// executeExternal adapts the executors (calc, fetch, web, send, tools) to
+// the runtime: it keeps the session's fetch cursor for /fetch continue and
+// turns executor errors into ActionErrors.
+func (rt *Runtime) executeExternal(x *executor.Executor) func(context.Context, Message, string, intent.Intent) (string, error) {
+	return func(ctx context.Context, msg Message, verb string, it intent.Intent) (string, error) {
+		fetch, isFetch := it.(intent.Fetch)
+		var prev *executor.Cursor
+		if isFetch && fetch.Continue {
+			if js, err := rt.store.State(ctx, msg.Session, fetchCursorKey); err == nil && js != "" {
+				prev = new(executor.Cursor)
+				if json.Unmarshal([]byte(js), prev) != nil {
+					prev = nil
+				}
+			}
+		}
+		res, err := x.Execute(ctx, it, prev)
+		var ee *executor.Error
+		if errors.As(err, &ee) {
+			return "", &ActionError{Code: ee.Code, Msg: ee.Msg, Err: ee}
+		}
+		if err != nil {
+			return "", err
+		}
+		if isFetch {
+			next := ""
+			if c := executor.NextCursor(res); c != nil {
+				b, _ := json.Marshal(c)
+				next = string(b)
+			}
+			if err := rt.store.SetState(ctx, msg.Session, fetchCursorKey, next); err != nil {
+				return res.Text, err
+			}
+		}
+		return res.Text, nil
+	}
 }
 
 // Close closes the runtime's database, if it has one.

@@ -96,5 +96,15 @@ CREATE TABLE rules (
 	created_by TEXT    NOT NULL DEFAULT '',
 	UNIQUE (agent, verb, target)
 );
+`}, {
+		Owner: "store", Version: 2, Name: "per-session state (the last fetch cursor)",
+		SQL: `
+CREATE TABLE session_state (
+	session TEXT NOT NULL,
+	key     TEXT NOT NULL,
+	value   TEXT NOT NULL,
+	at      INTEGER NOT NULL,
+	PRIMARY KEY (session, key)
+);
 `}}
 }

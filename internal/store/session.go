@@ -131,3 +131,26 @@ func (s *Store) LastOutput(ctx context.Context, session string) (Output, error) 
 	o.At = time.UnixMilli(at)
 	return o, err
 }
+
+// SetState keeps value under key for session; an empty value removes it.
+func (s *Store) SetState(ctx context.Context, session, key, value string) error {
+	return s.db.Write(ctx, func(tx *sql.Tx) error {
+		if value == "" {
+			_, err := tx.ExecContext(ctx, `DELETE FROM session_state WHERE session = ? AND key = ?`, session, key)
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO session_state (session, key, value, at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (session, key) DO UPDATE SET value = excluded.value, at = excluded.at`, session, key, value, s.now().UnixMilli())
+		return err
+	})
+}
+
+// State returns the value kept under key for session, or "".
+func (s *Store) State(ctx context.Context, session, key string) (string, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM session_state WHERE session = ? AND key = ?`, session, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}

@@ -247,3 +247,21 @@ func TestChildWriter(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionState(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if v, err := s.State(ctx, "s", "k"); v != "" || err != nil {
+		t.Fatalf("empty state = %q, %v", v, err)
+	}
+	s.SetState(ctx, "s", "k", "1")
+	s.SetState(ctx, "s", "k", "2")
+	s.SetState(ctx, "t", "k", "3")
+	if v, _ := s.State(ctx, "s", "k"); v != "2" {
+		t.Errorf("state = %q, want the latest", v)
+	}
+	s.SetState(ctx, "s", "k", "")
+	if v, _ := s.State(ctx, "s", "k"); v != "" {
+		t.Errorf("cleared state = %q", v)
+	}
+}
