@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/pattern-dialect/dialect/detect"
+	"github.com/tidwall/gjson"
 )
 
 // sseBody is the body of a streamed chat completion as the client reads
@@ -55,19 +56,6 @@ type chunkHead struct {
 	Object  string `json:"object"`
 	Created int64  `json:"created"`
 	Model   string `json:"model"`
-}
-
-// chunk is what the middleware reads of a chat.completion.chunk.
-type chunk struct {
-	chunkHead
-	Choices []struct {
-		Index int `json:"index"`
-		Delta struct {
-			Content *string `json:"content"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
-	} `json:"choices"`
-	Error json.RawMessage `json:"error"`
 }
 
 func (m *middleware) newSSEBody(ctx context.Context, up io.ReadCloser, c Completion) *sseBody {
@@ -207,35 +195,44 @@ func (b *sseBody) dispatch() {
 }
 
 // chunk reads one chat.completion.chunk; with HideActions it returns the
-// chunk rewritten when the client should see other text.
+// chunk rewritten when the client should see other text. It reads with
+// gjson, which picks the few members needed without decoding the rest
+// (several times faster than encoding/json on token-sized chunks);
+// encoding/json only explains a chunk that is not valid JSON.
 func (b *sseBody) chunk(data []byte, start int64) []byte {
-	var ch chunk
-	if err := json.Unmarshal(data, &ch); err != nil {
+	if !gjson.ValidBytes(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		if err == nil {
+			err = errors.New("invalid JSON")
+		}
 		b.fail(jsonError(start, err))
 		return nil
 	}
-	if len(ch.Error) > 0 && string(ch.Error) != "null" {
-		b.fail(&ResponseError{Offset: start, Msg: "upstream sent an error event: " + string(ch.Error)})
+	doc := gjson.ParseBytes(data)
+	if e := doc.Get("error"); e.Exists() && e.Type != gjson.Null {
+		b.fail(&ResponseError{Offset: start, Msg: "upstream sent an error event: " + e.Raw})
 		return nil
 	}
-	if ch.ID != "" {
-		b.last = ch.chunkHead
+	if id := doc.Get("id").String(); id != "" {
+		b.last = chunkHead{ID: id, Object: doc.Get("object").String(), Created: doc.Get("created").Int(), Model: doc.Get("model").String()}
 	}
 	if b.c.Meta.Model == "" {
-		b.c.Meta.Model = ch.Model
+		b.c.Meta.Model = doc.Get("model").String()
 	}
 	content, seen := "", false
-	for _, c := range ch.Choices {
-		if c.Index != 0 {
-			continue
+	doc.Get("choices").ForEach(func(_, c gjson.Result) bool {
+		if c.Get("index").Int() != 0 {
+			return true
 		}
-		if c.Delta.Content != nil {
-			content, seen = *c.Delta.Content, true
+		if d := c.Get("delta.content"); d.Type == gjson.String {
+			content, seen = d.Str, true
 		}
-		if c.FinishReason != nil && *c.FinishReason != "" {
+		if f := c.Get("finish_reason"); f.Type == gjson.String && f.Str != "" {
 			b.finished = true
 		}
-	}
+		return true
+	})
 	b.text.WriteString(content)
 	b.stream.WriteString(content)
 	if b.filter == nil {

@@ -401,7 +401,13 @@ func contentOf(t *testing.T, body []byte) string {
 		if !ok || data == "[DONE]" {
 			continue
 		}
-		var ch chunk
+		var ch struct {
+			Choices []struct {
+				Delta struct {
+					Content *string `json:"content"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
 		if err := json.Unmarshal([]byte(data), &ch); err != nil {
 			t.Fatalf("%v: %s", err, data)
 		}
