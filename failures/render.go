@@ -156,9 +156,6 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if len(r.Aliases) == 0 {
 		b.WriteString("None: no unknown verb was frequent and close enough to an existing verb.\n\n")
 	} else {
-		if r.AliasesTotal > len(r.Aliases) {
-			fmt.Fprintf(&b, "The best %d of %d candidates.\n\n", len(r.Aliases), r.AliasesTotal)
-		}
 		b.WriteString("| alias | verb | count | confidence | score | by model |\n|---|---|---:|---:|---:|---|\n")
 		for _, a := range r.Aliases {
 			fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %.1f | %s |\n", mdCode("/"+a.Alias), mdCode("/"+a.Verb), a.Count, a.Confidence, a.Score, mdCell(countsText(a.ByModel)))

@@ -93,16 +93,19 @@ func suggest(tokens []TokenCount, cfg SuggestConfig) []AliasCandidate {
 			Score: float64(t.Count) * conf, ByModel: t.ByModel,
 		})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		if out[i].Count != out[j].Count {
-			return out[i].Count > out[j].Count
-		}
-		return out[i].Alias < out[j].Alias
-	})
+	sort.SliceStable(out, func(i, j int) bool { return aliasLess(out[i], out[j]) })
 	return out
+}
+
+// aliasLess orders alias candidates: score, then count, then alias.
+func aliasLess(a, b AliasCandidate) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	if a.Count != b.Count {
+		return a.Count > b.Count
+	}
+	return a.Alias < b.Alias
 }
 
 // Pattern is a recurring failure: the same code about the same subject
@@ -307,17 +310,7 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 		r.Actions += m.Actions
 	}
 	r.Days = days(cs, since, now)
-	r.UnknownVerbs = unknownVerbs(cs)
-	r.Aliases = suggest(r.UnknownVerbs, cfg.Suggest)
-	r.Patterns = patterns(cs, cfg.Patterns, r.Aliases, cfg.Suggest)
-	r.AliasesTotal = len(r.Aliases)
-	if len(r.Aliases) > cfg.Aliases {
-		r.Aliases = r.Aliases[:cfg.Aliases]
-	}
-	r.UnknownVerbsTotal = len(r.UnknownVerbs)
-	if len(r.UnknownVerbs) > cfg.UnknownVerbs {
-		r.UnknownVerbs = r.UnknownVerbs[:cfg.UnknownVerbs]
-	}
+	r.UnknownVerbs, r.UnknownVerbsTotal, r.Aliases, r.Patterns = topLists(cs, cfg)
 	var keys []exKey
 	for _, a := range r.Aliases {
 		keys = append(keys, exKey{string(UnknownVerb), "", a.Alias})
@@ -416,4 +409,159 @@ func Snippet(as []AliasCandidate) string {
 		b.WriteString("]\n")
 	}
 	return b.String()
+}
+
+// topLists computes the report's lists from the cells without building a
+// per-model map for every token and pattern: with a long tail of one-off
+// tokens those maps, not the counting, would dominate. Counts come first;
+// per-model breakdowns are filled in only for what is shown. Alias
+// candidates are tried in order of count and the search stops once no
+// further token can enter the top cfg.Aliases (confidence is at most 1,
+// so a token's score is at most its count). The result equals the
+// library's UnknownVerbs, SuggestAliases and CommonPatterns, cut to size.
+func topLists(cs []cell, cfg ReportConfig) (tokens []TokenCount, total int, aliases []AliasCandidate, pats []Pattern) {
+	type pkey struct{ code, verb, subject string }
+	tokCount := map[string]int{}
+	patCount := map[pkey]int{}
+	for _, c := range cs {
+		patCount[pkey{c.code, c.verb, c.subject}] += c.n
+		if c.code == string(UnknownVerb) && c.subject != "" {
+			tokCount[c.subject] += c.n
+		}
+	}
+	total = len(tokCount)
+	tokLess := func(a, b TokenCount) bool {
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		return a.Token < b.Token
+	}
+	var top topN[TokenCount]
+	top.n, top.less = cfg.UnknownVerbs, tokLess
+	var frequent []TokenCount // enough to be an alias
+	for t, n := range tokCount {
+		tc := TokenCount{Token: t, Count: n}
+		top.add(tc)
+		if n >= cfg.Suggest.MinCount {
+			frequent = append(frequent, tc)
+		}
+	}
+	tokens = top.items
+	sort.Slice(frequent, func(i, j int) bool { return tokLess(frequent[i], frequent[j]) })
+
+	// Alias candidates, best first, with early termination.
+	sc := cfg.Suggest
+	for i, t := range frequent {
+		if len(aliases) >= cfg.Aliases && float64(t.Count) < aliases[cfg.Aliases-1].Score {
+			break
+		}
+		one := suggest(frequent[i:i+1], sc)
+		if len(one) == 0 {
+			continue
+		}
+		aliases = append(aliases, one[0])
+		sort.SliceStable(aliases, func(i, j int) bool { return aliasLess(aliases[i], aliases[j]) })
+		if len(aliases) > cfg.Aliases {
+			aliases = aliases[:cfg.Aliases]
+		}
+	}
+
+	// Patterns: the top n by count, ties by code, verb, subject.
+	type pcount struct {
+		k pkey
+		n int
+	}
+	var topP topN[pcount]
+	topP.n = cfg.Patterns
+	topP.less = func(a, b pcount) bool {
+		if a.n != b.n {
+			return a.n > b.n
+		}
+		if a.k.code != b.k.code {
+			return a.k.code < b.k.code
+		}
+		if a.k.verb != b.k.verb {
+			return a.k.verb < b.k.verb
+		}
+		return a.k.subject < b.k.subject
+	}
+	for k, n := range patCount {
+		topP.add(pcount{k, n})
+	}
+	keys := make([]pkey, len(topP.items))
+	for i, pc := range topP.items {
+		keys[i] = pc.k
+	}
+	byAlias := map[string]AliasCandidate{}
+	for _, a := range aliases {
+		byAlias[a.Alias] = a
+	}
+	// A pattern's fix names an alias candidate even beyond the shown ones.
+	for _, k := range keys {
+		if k.code == string(UnknownVerb) {
+			if _, ok := byAlias[k.subject]; !ok {
+				if one := suggest([]TokenCount{{Token: k.subject, Count: patCount[k]}}, sc); len(one) == 1 {
+					byAlias[k.subject] = one[0]
+				}
+			}
+		}
+	}
+
+	// Per-model breakdowns of what is shown, in one more pass.
+	tokModels := map[string]map[string]int{}
+	for _, t := range tokens {
+		tokModels[t.Token] = map[string]int{}
+	}
+	for _, a := range aliases {
+		tokModels[a.Alias] = map[string]int{}
+	}
+	patModels := map[pkey]map[string]int{}
+	for _, k := range keys {
+		patModels[k] = map[string]int{}
+	}
+	for _, c := range cs {
+		if m, ok := patModels[pkey{c.code, c.verb, c.subject}]; ok {
+			m[c.model] += c.n
+		}
+		if c.code == string(UnknownVerb) {
+			if m, ok := tokModels[c.subject]; ok {
+				m[c.model] += c.n
+			}
+		}
+	}
+	for i := range tokens {
+		tokens[i].ByModel = tokModels[tokens[i].Token]
+	}
+	for i := range aliases {
+		aliases[i].ByModel = tokModels[aliases[i].Alias]
+	}
+	for _, k := range keys {
+		p := Pattern{Code: Code(k.code), Verb: k.verb, Subject: k.subject, Count: patCount[k], ByModel: patModels[k]}
+		p.Fix = fix(p, byAlias, sc)
+		pats = append(pats, p)
+	}
+	return tokens, total, aliases, pats
+}
+
+// topN keeps the n best items seen, in order; with a long tail most items
+// are rejected by one comparison with the worst kept.
+type topN[T any] struct {
+	n     int
+	less  func(a, b T) bool // a ranks before b
+	items []T
+}
+
+func (t *topN[T]) add(x T) {
+	if t.n <= 0 {
+		return
+	}
+	if len(t.items) == t.n && !t.less(x, t.items[len(t.items)-1]) {
+		return
+	}
+	i := sort.Search(len(t.items), func(i int) bool { return t.less(x, t.items[i]) })
+	if len(t.items) < t.n {
+		t.items = append(t.items, x) // grow by one; otherwise the last drops out
+	}
+	copy(t.items[i+1:], t.items[i:len(t.items)-1])
+	t.items[i] = x
 }

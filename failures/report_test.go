@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -294,5 +295,77 @@ func TestSuggestEmptyAndNilMatcher(t *testing.T) {
 	}
 	if err := r.WriteHTML(&html); err != nil || !strings.Contains(html.String(), "<svg") {
 		t.Errorf("html: %v", err)
+	}
+}
+
+// TestReportListsMatchQueries checks the report's cut-down lists (built
+// with early termination) against the library's full queries on a log
+// with hundreds of distinct tokens.
+func TestReportListsMatchQueries(t *testing.T) {
+	l := openTest(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(11, 5))
+	words := []string{"search", "recall", "fetch", "remember", "find", "post"}
+	var fs []Failure
+	for i := 0; i < 4000; i++ {
+		w := []rune(words[rng.IntN(len(words))])
+		for k := rng.IntN(3); k > 0; k-- { // 0–2 random substitutions
+			w[rng.IntN(len(w))] = rune('a' + rng.IntN(26))
+		}
+		tok := string(w)
+		if rng.IntN(3) == 0 {
+			tok = fmt.Sprintf("zz%d", int(rng.ExpFloat64()*40))
+		}
+		fs = append(fs, Failure{Time: fixedNow.Add(-time.Duration(rng.IntN(6*24)) * time.Hour), Token: tok, Raw: "/" + tok,
+			Model: fmt.Sprint("m", rng.IntN(4)), Detail: UnknownVerbDetail{Attempted: tok}})
+	}
+	if err := l.RecordBatch(ctx, fs); err != nil {
+		t.Fatal(err)
+	}
+	sc := testSuggest()
+	sc.MinCount = 2
+	r, err := l.Report(ctx, fixtureSince, ReportConfig{Suggest: sc, Aliases: 5, UnknownVerbs: 7, Patterns: 4, Examples: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := l.SuggestAliases(ctx, fixtureSince, SuggestConfig{Matcher: sc.Matcher, Known: sc.Known, Exclude: sc.Exclude, MinCount: 2, Examples: 2})
+	if len(all) < 10 {
+		t.Fatalf("only %d alias candidates: the test needs more", len(all))
+	}
+	if !reflect.DeepEqual(r.Aliases, all[:5]) {
+		t.Errorf("aliases:\n got %+v\nwant %+v", r.Aliases, all[:5])
+	}
+	uv, _ := l.UnknownVerbs(ctx, fixtureSince, 2)
+	if !reflect.DeepEqual(r.UnknownVerbs, uv[:7]) || r.UnknownVerbsTotal != len(uv) {
+		t.Errorf("unknown verbs:\n got %+v (total %d)\nwant %+v (total %d)", r.UnknownVerbs, r.UnknownVerbsTotal, uv[:7], len(uv))
+	}
+	ps, _ := l.CommonPatterns(ctx, fixtureSince, 4, 2, sc)
+	if !reflect.DeepEqual(r.Patterns, ps) {
+		t.Errorf("patterns:\n got %+v\nwant %+v", r.Patterns, ps)
+	}
+}
+
+func TestTopN(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		n := rng.IntN(6)
+		xs := make([]int, rng.IntN(30))
+		for i := range xs {
+			xs[i] = rng.IntN(10)
+		}
+		var top topN[int]
+		top.n, top.less = n, func(a, b int) bool { return a > b }
+		for _, x := range xs {
+			top.add(x)
+		}
+		want := append([]int(nil), xs...)
+		sort.Sort(sort.Reverse(sort.IntSlice(want)))
+		want = want[:min(n, len(want))]
+		if len(want) == 0 {
+			want = nil
+		}
+		if !reflect.DeepEqual(top.items, want) {
+			t.Fatalf("top %d of %v = %v, want %v", n, xs, top.items, want)
+		}
 	}
 }
