@@ -455,6 +455,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 			ca.implicit = implicitChild
 		}
 	}
+	ca.textHash = hashValue(ca.text)
 	return ca
 }
 
@@ -471,7 +472,7 @@ func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
 		}
 		r := c.newRule(name)
 		for _, ph := range phrases {
-			r.alts = append(r.alts, c.newAlt(&calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph}))
+			r.alts = append(r.alts, c.newAlt(&calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph, textHash: hashValue(ph)}))
 		}
 		p.rule = r
 		return true

@@ -19,6 +19,7 @@ func TestConformance(t *testing.T) {
 				continue
 			}
 			checked++
+			checkHashes(t, g, c.Input)
 			ms, err := g.Match(c.Input)
 			if err != nil {
 				t.Errorf("%s %q: %v", name, c.Input, err)
@@ -60,4 +61,18 @@ func TestConformance(t *testing.T) {
 		t.Errorf("read %d cases, want at least 2731", total)
 	}
 	t.Logf("checked %d of %d cases", checked, total)
+}
+
+// checkHashes checks that the hashes computed while values are built are
+// those of the values (hashValue), which deduplication relies on.
+func checkHashes(t *testing.T, g *Grammar, in string) {
+	t.Helper()
+	m := g.newMatcher(in, false)
+	defer g.release(m)
+	m.run()
+	for _, r := range m.results {
+		if r.hash != hashValue(r.value) {
+			t.Fatalf("%q: built hash %x, hashValue %x for %s", in, r.hash, hashValue(r.value), Canonical(r.value))
+		}
+	}
 }

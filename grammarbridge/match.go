@@ -198,7 +198,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	} else {
 		clear(m.memo)
 	}
-	if len(m.failed) > 256 {
+	if len(m.failed) > 64 {
 		m.failed = nil
 	} else {
 		clear(m.failed)

@@ -223,7 +223,7 @@ func (m *matcher) collect(c int32, pos int, w wild) {
 			if !o.hasVal {
 				o.val, o.hasVal = m.build(seg), true
 			}
-			if p.val.st == o.val.st && equalValue(p.val.v, o.val.v) {
+			if p.val.st == o.val.st && p.val.h == o.val.h && equalValue(p.val.v, o.val.v) {
 				m.segs = m.segs[:off]
 				return
 			}

@@ -47,7 +47,8 @@ type calt struct {
 	value    ValueExpr      // explicit value, or nil
 	vars     map[string]int // variable -> slot, for value
 	implicit implicitKind
-	text     any // for implicitText: the literal as written, boxed once
+	text     any    // for implicitText: the literal as written, boxed once
+	textHash uint64 // hashValue(text)
 }
 
 // implicitKind says how an alternative without "->" gets its value.

@@ -86,9 +86,21 @@ func (m *matcher) record() {
 	if v == Undefined {
 		v = nil
 	}
-	r := result{value: v, st: st, order: m.work, next: -1}
-	if len(m.results) == 0 {
-		// The common case, one parse: no hash is needed.
+	r := result{value: v, st: st, order: m.work, next: -1, hash: out.h}
+	if v == nil {
+		r.hash = hashValue(nil)
+	}
+	if len(m.results) < 8 {
+		// Few results: compare with each; no map.
+		for i := range m.results {
+			if m.results[i].hash == r.hash && equalValue(m.results[i].value, v) {
+				if better(st, m.results[i].st) {
+					m.results[i].st = st
+					m.results[i].order = m.work
+				}
+				return
+			}
+		}
 		m.results = append(m.results, r)
 		return
 	}
@@ -96,11 +108,13 @@ func (m *matcher) record() {
 		m.index = map[uint64]int{}
 	}
 	if len(m.index) == 0 {
-		first := &m.results[0]
-		first.hash = hashValue(first.value)
-		m.index[first.hash] = 0
+		for i := range m.results {
+			if j, ok := m.index[m.results[i].hash]; ok {
+				m.results[i].next = j
+			}
+			m.index[m.results[i].hash] = i
+		}
 	}
-	r.hash = hashValue(v)
 	i, ok := m.index[r.hash]
 	for ok {
 		if equalValue(m.results[i].value, v) {
@@ -134,7 +148,8 @@ func better(a, b stats) bool {
 func (m *matcher) ranked() []Match {
 	rs := m.results
 	if len(rs) > 1 {
-		slices.SortStableFunc(rs, func(a, b result) int {
+		// order is unique, so an unstable sort gives the stable order.
+		slices.SortFunc(rs, func(a, b result) int {
 			switch {
 			case better(a.st, b.st):
 				return -1
@@ -170,7 +185,7 @@ func (m *matcher) build(trail []event) slotVal {
 		switch ev.kind {
 		case evBegin:
 			alt := m.g.alts[ev.alt]
-			f := frame{alt: alt, parentSlot: ev.slot, last: slotVal{v: Undefined}}
+			f := frame{alt: alt, parentSlot: ev.slot, last: undefinedSlot}
 			if n := alt.nslots; n > 0 {
 				if len(slots)+n > cap(slots) {
 					slots = make([]slotVal, 0, 2*cap(slots)+n) // frames below keep the old array
@@ -178,15 +193,15 @@ func (m *matcher) build(trail []event) slotVal {
 				f.slots = slots[len(slots) : len(slots)+n]
 				slots = slots[:len(slots)+n]
 				for j := range f.slots {
-					f.slots[j] = slotVal{v: Undefined}
+					f.slots[j] = undefinedSlot
 				}
 			}
 			stack = append(stack, f)
 		case evWild:
 			s := m.in[ev.a:ev.b]
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: stats{1, utf16Len(s)}}
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: stats{1, utf16Len(s)}, h: hashString(s)}
 		case evNum:
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: stats{1, 0}}
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: stats{1, 0}, h: hashValue(ev.num)}
 		case evEnd:
 			f := &stack[len(stack)-1]
 			v := f.value()
@@ -218,15 +233,18 @@ func (f *frame) value() slotVal {
 	switch a.implicit {
 	case implicitExplicit:
 		e := evaluator{slots: f.slots, vars: a.vars}
-		v := e.eval(a.value)
-		return slotVal{v: v, st: e.st}
+		v, h := e.evalHashed(a.value)
+		return slotVal{v: v, st: e.st, h: h}
 	case implicitSlot:
 		return f.slots[0]
 	case implicitText:
 		// TypeAgent records a rule's default text as a matched value.
-		return slotVal{v: a.text, st: stats{1, 0}}
+		return slotVal{v: a.text, st: stats{1, 0}, h: a.textHash}
 	case implicitChild:
 		return f.last
 	}
-	return slotVal{v: Undefined}
+	return undefinedSlot
 }
+
+// undefinedSlot is the value of a variable that was not bound.
+var undefinedSlot = slotVal{v: Undefined, h: hashValue(Undefined)}

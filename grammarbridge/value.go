@@ -26,10 +26,12 @@ type stats struct {
 
 func (s stats) add(t stats) stats { return stats{s.values + t.values, s.wildChars + t.wildChars} }
 
-// slotVal is a bound variable: its value and the stats of what built it.
+// slotVal is a bound variable: its value, the stats of what built it, and
+// the value's hash (hashValue), computed as the value is built.
 type slotVal struct {
 	v  any
 	st stats
+	h  uint64
 }
 
 // evaluator evaluates value expressions of one alternative.
@@ -37,6 +39,64 @@ type evaluator struct {
 	slots []slotVal
 	vars  map[string]int // variable name -> slot
 	st    stats          // accumulated stats of the variables read
+}
+
+// evalHashed evaluates x and returns its value with its hash, computing
+// the hash of objects and arrays as they are built instead of walking them
+// afterwards.
+func (e *evaluator) evalHashed(x ValueExpr) (any, uint64) {
+	switch x := x.(type) {
+	case *VarValue:
+		s := e.slots[e.vars[x.Name]]
+		e.st = e.st.add(s.st)
+		return s.v, s.h
+	case *ObjectValue:
+		obj := make(map[string]any, len(x.Props))
+		sum, n := uint64(0), 0
+		spread := false
+		for _, p := range x.Props {
+			if p.Spread {
+				spread = true
+				if m, ok := e.eval(p.Value).(map[string]any); ok {
+					for k, mv := range m {
+						obj[k] = mv
+					}
+				}
+				continue
+			}
+			v, h := e.evalHashed(p.Value)
+			if v != Undefined { // JSON.stringify drops undefined properties
+				obj[p.Key] = v
+				sum += mix64(hashString(p.Key)*31 ^ h)
+				n++
+			}
+		}
+		if spread || n != len(obj) { // a spread, or a key written twice
+			return obj, hashValue(obj)
+		}
+		return obj, mix64(objectSeed + sum)
+	case *ArrayValue:
+		arr := make([]any, 0, len(x.Elems))
+		h := uint64(arraySeed)
+		for i, el := range x.Elems {
+			if x.Spread[i] {
+				v := e.eval(el)
+				if a, ok := v.([]any); ok {
+					arr = append(arr, a...)
+				}
+				continue
+			}
+			v, vh := e.evalHashed(el)
+			if v == Undefined { // and writes undefined elements as null
+				v, vh = nil, hashValue(nil)
+			}
+			arr = append(arr, v)
+			h = (h ^ vh) * hashPrime
+		}
+		return arr, mix64(h)
+	}
+	v := e.eval(x)
+	return v, hashValue(v)
 }
 
 func (e *evaluator) eval(x ValueExpr) any {
@@ -502,11 +562,17 @@ func appendJSONString(b []byte, s string) []byte {
 // equal.
 func Canonical(v any) string { return string(appendCanonical(nil, v)) }
 
+// Constants of hashValue.
+const (
+	hashPrime  = 1099511628211
+	arraySeed  = 0x9e3779b97f4a7c15
+	objectSeed = 0xc2b2ae3d27d4eb4f
+)
+
 // hashValue hashes a plain value so that equal values (equalValue) hash
 // alike: object keys are combined without regard to order, and -0 hashes
 // as 0. It lets the matcher find duplicate matches without writing JSON.
 func hashValue(v any) uint64 {
-	const prime = 1099511628211
 	switch v := v.(type) {
 	case nil:
 		return 1
@@ -523,13 +589,13 @@ func hashValue(v any) uint64 {
 	case string:
 		return hashString(v)
 	case []any:
-		h := uint64(0x9e3779b97f4a7c15)
+		h := uint64(arraySeed)
 		for _, el := range v {
-			h = (h ^ hashValue(el)) * prime
+			h = (h ^ hashValue(el)) * hashPrime
 		}
 		return mix64(h)
 	case map[string]any:
-		h := uint64(0xc2b2ae3d27d4eb4f)
+		h := uint64(objectSeed)
 		for k, el := range v {
 			h += mix64(hashString(k)*31 ^ hashValue(el))
 		}
