@@ -1,5 +1,7 @@
 package fuzzy
 
+import "math/bits"
+
 // strictNearMiss reports a near miss of a strict verb: one of forms is
 // within the normal allowance of a strict verb's name.
 func (r *Resolver) strictNearMiss(token string, forms []string) (Result, bool) {
@@ -39,13 +41,12 @@ type match struct {
 	d    int
 }
 
-// scan collects the fuzzy matches of one tier and, for messages, names
-// just outside the allowance.
+// scan collects the matches of one fuzzy tier: matches resolve; near holds
+// those found for a token the word guard protects, kept as suggestions.
 type scan struct {
 	matches []match
 	near    []match
 	r       *Resolver
-	lens    []int // compared length per near entry
 }
 
 func (s *scan) suggestions() []Candidate {
@@ -102,7 +103,7 @@ func (r *Resolver) editScan(s *scan, key string, accept bool) {
 		for l := max(1, n-k-r.spread[class][1]); l <= n+k+r.spread[class][0] && l < len(buckets); l++ {
 			for gi := range buckets[l] {
 				g := &buckets[l][gi]
-				if g.maxLen < lo || g.minLen > hi || sigDistance((sig^g.sig)&g.keep, 0) > lim {
+				if g.maxLen < lo || g.minLen > hi || bits.OnesCount64((sig^g.sig)&g.keep) > lim {
 					continue
 				}
 				for ni := g.first; ni < g.first+g.count; ni++ {
