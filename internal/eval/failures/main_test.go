@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// TestRunSmall runs the evaluation on 20,000 rows: the same code as the
+// TestRunSmall runs the evaluation on 8,000 rows: the same code as the
 // 1M-row run, with checks on what it finds rather than on timings.
 func TestRunSmall(t *testing.T) {
-	cfg := config{rows: 20000, batch: 1000, days: 7, seed: 3, db: filepath.Join(t.TempDir(), "eval.db")}
+	cfg := config{rows: 8000, batch: 1000, days: 7, seed: 3, db: filepath.Join(t.TempDir(), "eval.db")}
 	res, err := run(context.Background(), cfg, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
