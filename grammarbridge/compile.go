@@ -140,6 +140,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		inlinePassThrough(start)
 		flattenAlternatives(start, map[*crule]int{})
 	}
+	markValueUsed(start)
 	computeFirst(start)
 	if opts.naive {
 		disablePruning(start, map[*crule]bool{})
@@ -885,4 +886,26 @@ func flattenAlternatives(r *crule, state map[*crule]int) {
 		r.alts = alts
 	}
 	state[r] = 2
+}
+
+// markValueUsed sets cpart.valueUsed on every rule part reachable from
+// start.
+func markValueUsed(start *crule) {
+	seen := map[*crule]bool{}
+	var walk func(r *crule)
+	walk = func(r *crule) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		for _, a := range r.alts {
+			for i := range a.parts {
+				if p := &a.parts[i]; p.kind == partRules {
+					p.valueUsed = p.slot >= 0 || a.implicit == implicitChild
+					walk(p.rule)
+				}
+			}
+		}
+	}
+	walk(start)
 }

@@ -185,7 +185,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 		clear(m.memoTab)
 		m.gen = 1
 	}
-	if size := g.nrules * (len(input) + 1) * 2; size <= maxMemoTab {
+	if size := g.nrules * (len(input) + 1) * 4; size <= maxMemoTab {
 		if cap(m.memoTab) < size {
 			m.memoTab = make([]uint64, size, size+size/2)
 		}
@@ -376,7 +376,7 @@ func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
 		return
 	}
 	n := m.tn
-	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0) {
+	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0, p.valueUsed) {
 		// Most rules are entered once at a position: explore them in place.
 		// Only a second visit collects and memoizes their outcomes.
 		for _, sub := range r.alts {

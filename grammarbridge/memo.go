@@ -8,11 +8,13 @@ type memoKey struct {
 	rule *crule
 	pos  int
 	open bool
+	used bool // the caller uses the rule's value (see cpart.valueUsed)
 }
 
 // memoEntry holds the distinct outcomes of a rule at a position.
 type memoEntry struct {
 	busy bool // being computed (left recursion fails, as in packrat parsing)
+	used bool // the callers use the rule's value
 	outs []outcome
 }
 
@@ -93,8 +95,8 @@ const visitedOnce = 0xFFFFFFFF
 // open wildcard) for the first time in this match, and marks it visited.
 // It is false, and memoization takes over, when the dense table is not in
 // use (very long inputs).
-func (m *matcher) firstVisit(r *crule, pos int, open bool) bool {
-	slot := m.memoSlot(r, pos, open)
+func (m *matcher) firstVisit(r *crule, pos int, open, used bool) bool {
+	slot := m.memoSlot(r, pos, open, used)
 	if slot == nil || uint32(*slot>>32) == m.gen {
 		return false
 	}
@@ -105,13 +107,16 @@ func (m *matcher) firstVisit(r *crule, pos int, open bool) bool {
 // memoSlot returns where the outcomes of rule r at pos (with or without an
 // open wildcard) are recorded: a slot of the dense table, or nil when the
 // table would be too big and the map is used.
-func (m *matcher) memoSlot(r *crule, pos int, open bool) *uint64 {
+func (m *matcher) memoSlot(r *crule, pos int, open, used bool) *uint64 {
 	if m.memoTab == nil {
 		return nil
 	}
-	i := (int(r.id)*(len(m.in)+1) + pos) * 2
+	i := (int(r.id)*(len(m.in)+1) + pos) * 4
 	if open {
 		i++
+	}
+	if used {
+		i += 2
 	}
 	return &m.memoTab[i]
 }
@@ -121,8 +126,8 @@ func (m *matcher) memoSlot(r *crule, pos int, open bool) *uint64 {
 // outcomes also say where the rule closed it.
 func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
 	open := w.start >= 0
-	slot := m.memoSlot(p.rule, pos, open)
-	key := memoKey{p.rule, pos, open}
+	slot := m.memoSlot(p.rule, pos, open, p.valueUsed)
+	key := memoKey{p.rule, pos, open, p.valueUsed}
 	if slot != nil {
 		if v := *slot; uint32(v>>32) == m.gen && uint32(v) != visitedOnce {
 			idx := int(uint32(v))
@@ -145,6 +150,7 @@ func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
 		m.entries = append(m.entries, memoEntry{})
 	}
 	m.entries[idx].busy = true
+	m.entries[idx].used = p.valueUsed
 	m.entries[idx].outs = m.entries[idx].outs[:0]
 	if slot != nil {
 		*slot = uint64(m.gen)<<32 | uint64(uint32(idx))
@@ -215,6 +221,12 @@ func (m *matcher) collect(c int32, pos int, w wild) {
 			p := &e.outs[i]
 			if p.pending || p.passOuter || p.end != pos || p.closedOuter != o.closedOuter || p.oa != o.oa || p.ob != o.ob {
 				continue
+			}
+			if !e.used {
+				// The caller ignores the value: one way to end here is
+				// as good as another.
+				m.segs = m.segs[:off]
+				return
 			}
 			// Two ways to end here: compare their values.
 			if !p.hasVal {

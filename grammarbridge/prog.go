@@ -64,13 +64,18 @@ const (
 
 // cpart is one compiled part.
 type cpart struct {
-	kind     partKind
-	slot     int  // variable slot, or -1
-	optional bool // ? (or * for rules)
-	repeat   bool // * or +
-	rule     *crule
-	name     string // variable name, or rule name for references (for expected lists)
-	typ      string // capture type as written
+	kind partKind
+	slot int // variable slot, or -1
+	// valueUsed: the alternative uses this rule part's value (it is
+	// captured, or it is the alternative's only part and gives its value).
+	// When not, the matcher merges the rule's outcomes without building
+	// their values.
+	valueUsed bool
+	optional  bool // ? (or * for rules)
+	repeat    bool // * or +
+	rule      *crule
+	name      string // variable name, or rule name for references (for expected lists)
+	typ       string // capture type as written
 
 	toks []ctoken  // literal tokens
 	seps []sepKind // seps[i] is between toks[i] and toks[i+1]
