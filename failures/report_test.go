@@ -215,7 +215,7 @@ func randomLog(t testing.TB, l *Log, n int, seed uint64) []Failure {
 func TestCellsExact(t *testing.T) {
 	l := openTest(t)
 	ctx := context.Background()
-	fs := randomLog(t, l, 3000, 7)
+	fs := randomLog(t, l, 1200, 7)
 	for i := 0; i < 50; i++ { // and some one at a time
 		if _, err := l.Record(ctx, Failure{Code: UnknownVerb, Token: "srch", Raw: "/srch", Time: fixedNow.Add(-time.Duration(i) * time.Hour)}); err != nil {
 			t.Fatal(err)
@@ -307,7 +307,7 @@ func TestReportListsMatchQueries(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 5))
 	words := []string{"search", "recall", "fetch", "remember", "find", "post"}
 	var fs []Failure
-	for i := 0; i < 4000; i++ {
+	for i := 0; i < 1500; i++ {
 		w := []rune(words[rng.IntN(len(words))])
 		for k := rng.IntN(3); k > 0; k-- { // 0–2 random substitutions
 			w[rng.IntN(len(w))] = rune('a' + rng.IntN(26))
