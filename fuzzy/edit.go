@@ -1,6 +1,10 @@
 package fuzzy
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+	"unicode/utf8"
+)
 
 // strictNearMiss reports a near miss of a strict verb: one of forms is
 // within the normal allowance of a strict verb's name.
@@ -97,6 +101,10 @@ func (r *Resolver) editScan(s *scan, key string, accept bool) {
 				s.near = addMatch(s.near, m)
 			}
 		}
+		if class == 0 && k == 1 && r.del1 != nil {
+			r.deletionScan(rs, visit)
+			continue
+		}
 		buckets := r.groups[class]
 		lo, hi := int32(n-k), int32(n+k)
 		// Names whose forms can reach the window [n-k, n+k].
@@ -117,10 +125,53 @@ func (r *Resolver) editScan(s *scan, key string, accept bool) {
 	}
 }
 
+// indexDeletions adds name ni to the one-deletion index: under its own
+// spelling and under each spelling with one rune removed.
+func (r *Resolver) indexDeletions(ni int32) {
+	rs := r.names[ni].runes
+	r.del1[string(rs)] = appendOnce(r.del1[string(rs)], ni)
+	buf := make([]rune, 0, len(rs))
+	for i := range rs {
+		buf = append(append(buf[:0], rs[:i]...), rs[i+1:]...)
+		k := string(buf)
+		r.del1[k] = appendOnce(r.del1[k], ni)
+	}
+}
+
+// deletionScan calls visit for every normal-class name or form within one
+// edit of rs, and a few more. Two strings are within one edit (insertion,
+// deletion, substitution or transposition) only if deleting at most one
+// rune from each makes them equal, so looking up rs and its one-rune
+// deletions in the index finds them all without touching the others.
+func (r *Resolver) deletionScan(rs []rune, visit func(ni int32)) {
+	var seenBuf [32]int32
+	seen := seenBuf[:0]
+	try := func(key []rune) {
+		var kb [64]byte
+		b := kb[:0]
+		for _, c := range key {
+			b = utf8.AppendRune(b, c)
+		}
+		for _, ni := range r.del1[string(b)] {
+			if !slices.Contains(seen, ni) {
+				seen = append(seen, ni)
+				visit(ni)
+			}
+		}
+	}
+	try(rs)
+	var buf [64]rune
+	for i := range rs {
+		try(append(append(buf[:0], rs[:i]...), rs[i+1:]...))
+	}
+}
+
 func addMatch(ms []match, m match) []match {
 	for i := range ms {
 		if ms[i].verb == m.verb {
-			if m.d < ms[i].d {
+			// the closest name; among equals the first registered, so
+			// the result does not depend on the order of the search
+			if m.d < ms[i].d || m.d == ms[i].d && m.name < ms[i].name {
 				ms[i] = m
 			}
 			return ms

@@ -30,6 +30,7 @@ type Resolver struct {
 
 	names       []nameInfo         // every (folded name or inflected form, verb) pair
 	groups      [2][]groupBucket   // per class (normal, loose): base-name length → names with their forms
+	del1        map[string][]int32 // normal class: every name and form, and each with one rune deleted → names
 	spread      [2][2]int          // per class: most a form is shorter, longer than its name
 	strictNames []int32            // names of strict verbs
 	strict      map[string]bool    // canonical verbs that are strict
@@ -85,6 +86,7 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 		keys:      map[string][]int32{},
 		bySoundex: map[string][]int32{},
 		prefixes:  map[string]bool{},
+		del1:      map[string][]int32{},
 		strict:    map[string]bool{},
 	}
 	seenVerb := map[string]bool{}
@@ -180,6 +182,11 @@ func (r *Resolver) addName(key string, verb int32, s Strictness) {
 		r.groups[class] = append(r.groups[class], nil)
 	}
 	r.groups[class][n] = append(r.groups[class][n], g)
+	if class == 0 {
+		for ni := g.first; ni < g.first+g.count; ni++ {
+			r.indexDeletions(ni)
+		}
+	}
 	r.spread[class][0] = max(r.spread[class][0], n-int(g.minLen))
 	r.spread[class][1] = max(r.spread[class][1], int(g.maxLen)-n)
 }

@@ -376,3 +376,55 @@ func ExampleResolver_Resolve() {
 	// serch: search (edit)
 	// aprove: UNKNOWN_VERB: /aprove is not a verb — did you mean /approve?
 }
+
+// TestDeletionIndex checks that the one-deletion index finds exactly what
+// the signature scan finds.
+func TestDeletionIndex(t *testing.T) {
+	es := benchVocab(400)
+	indexed := newTest(t, es, Options{})
+	scanned := newTest(t, es, Options{})
+	scanned.del1 = nil
+	rng := rand.New(rand.NewSource(7))
+	mutate := func(s string) string {
+		rs := []rune(s)
+		for e := rng.Intn(3); e >= 0 && len(rs) > 1; e-- {
+			i := rng.Intn(len(rs))
+			switch rng.Intn(4) {
+			case 0:
+				rs = append(rs[:i], rs[i+1:]...)
+			case 1:
+				rs[i] = rune('a' + rng.Intn(26))
+			case 2:
+				rs = append(rs[:i], append([]rune{rune('a' + rng.Intn(26))}, rs[i:]...)...)
+			case 3:
+				if i+1 < len(rs) {
+					rs[i], rs[i+1] = rs[i+1], rs[i]
+				}
+			}
+		}
+		return string(rs)
+	}
+	names := indexed.names
+	for i := 0; i < 3000; i++ {
+		tok := mutate(names[rng.Intn(len(names))].key)
+		var a, b scan
+		indexed.editScan(&a, tok, true)
+		scanned.editScan(&b, tok, true)
+		if fmt.Sprint(sortedMatches(a.matches)) != fmt.Sprint(sortedMatches(b.matches)) {
+			t.Fatalf("%q: index %v, scan %v", tok, a.matches, b.matches)
+		}
+		if x, y := indexed.Resolve(tok), scanned.Resolve(tok); x.Verb != y.Verb || x.Code != y.Code || x.Tier != y.Tier {
+			t.Fatalf("%q: index %+v, scan %+v", tok, x, y)
+		}
+	}
+}
+
+func sortedMatches(ms []match) []match {
+	out := append([]match(nil), ms...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].verb < out[j-1].verb; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
