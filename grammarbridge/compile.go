@@ -140,7 +140,9 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		inlinePassThrough(start)
 		flattenAlternatives(start, map[*crule]int{})
 	}
-	markValueUsed(start)
+	if !opts.naive {
+		markValueUsed(start)
+	}
 	computeFirst(start)
 	if opts.naive {
 		disablePruning(start, map[*crule]bool{})
@@ -888,8 +890,8 @@ func flattenAlternatives(r *crule, state map[*crule]int) {
 	state[r] = 2
 }
 
-// markValueUsed sets cpart.valueUsed on every rule part reachable from
-// start.
+// markValueUsed sets cpart.valueUsed and cpart.keywords on every rule
+// part reachable from start.
 func markValueUsed(start *crule) {
 	seen := map[*crule]bool{}
 	var walk func(r *crule)
@@ -902,10 +904,22 @@ func markValueUsed(start *crule) {
 			for i := range a.parts {
 				if p := &a.parts[i]; p.kind == partRules {
 					p.valueUsed = p.slot >= 0 || a.implicit == implicitChild
+					p.keywords = !p.repeat && isKeywords(p.rule)
 					walk(p.rule)
 				}
 			}
 		}
 	}
 	walk(start)
+}
+
+// isKeywords reports whether every alternative of r is a single literal
+// with no capture.
+func isKeywords(r *crule) bool {
+	for _, a := range r.alts {
+		if len(a.parts) != 1 || a.parts[0].kind != partString || a.nslots != 0 {
+			return false
+		}
+	}
+	return len(r.alts) > 0
 }

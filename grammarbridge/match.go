@@ -346,6 +346,13 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 			m.stepMemo(c, a, i+1, pos, w)
 		}
 	case partRules:
+		if p.keywords {
+			m.keywords(c, a, i, p, pos, w)
+			if p.optional {
+				m.stepMemo(c, a, i+1, pos, w)
+			}
+			return
+		}
 		depth := int32(1)
 		if c != top {
 			depth = m.conts[c].depth + 1
@@ -362,6 +369,51 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 	case partPhrase:
 		m.stepMemo(c, a, i+1, pos, w)
+	}
+}
+
+// keywords matches a rule whose alternatives are each one literal (a
+// group of keywords) without entering it: each alternative that matches
+// leaves the same trail as a full rule entry (its begin and end), and the
+// match continues after the part.
+func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
+	n := m.tn
+	ch, known := m.firstByte(pos, w)
+	for _, sub := range p.rule.alts {
+		sp := &sub.parts[0]
+		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			if m.track {
+				m.expectString(sp, pos)
+			}
+			continue
+		}
+		if w.start >= 0 {
+			for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
+				m.work++
+				if e, ok := m.tokensAt(sp, sub.spacing, t); ok && m.setWild(w, t) {
+					m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+					m.push(event{kind: evEnd})
+					m.stepMemo(c, a, i+1, e, noWild)
+					m.tn = n
+					if m.err != nil {
+						return
+					}
+				}
+			}
+			continue
+		}
+		m.work++
+		if e, ok := m.stringAt(sp, sub.spacing, pos); ok {
+			m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+			m.push(event{kind: evEnd})
+			m.stepMemo(c, a, i+1, e, noWild)
+			m.tn = n
+			if m.err != nil {
+				return
+			}
+		} else if m.track {
+			m.expectString(sp, pos)
+		}
 	}
 }
 

@@ -71,11 +71,15 @@ type cpart struct {
 	// When not, the matcher merges the rule's outcomes without building
 	// their values.
 	valueUsed bool
-	optional  bool // ? (or * for rules)
-	repeat    bool // * or +
-	rule      *crule
-	name      string // variable name, or rule name for references (for expected lists)
-	typ       string // capture type as written
+	// keywords: the rule's alternatives are each one literal and capture
+	// nothing, and the part does not repeat: the matcher tries them in
+	// place (see matcher.keywords).
+	keywords bool
+	optional bool // ? (or * for rules)
+	repeat   bool // * or +
+	rule     *crule
+	name     string // variable name, or rule name for references (for expected lists)
+	typ      string // capture type as written
 
 	toks []ctoken  // literal tokens
 	seps []sepKind // seps[i] is between toks[i] and toks[i+1]
