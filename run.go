@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -207,7 +208,7 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, acts []detect.Ac
 			if r.Status == StatusOK {
 				succeeded++
 			}
-		case a.Executable || rt.claimedAlias(a):
+		case a.Executable || len(rt.settleCandidates(a)) > 1:
 			f := rt.runOne(ctx, msg, a, &r)
 			if f != nil {
 				fails = append(fails, *f)
@@ -242,11 +243,31 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, acts []detect.Ac
 	return results, nil
 }
 
-// claimedAlias reports whether a is in an executable position and failed
-// only because its token is an alias several verbs claim: argument shape
-// settles that at parse time.
-func (rt *Runtime) claimedAlias(a *detect.Action) bool {
-	return a.Reason == detect.UnknownVerb && a.ExecutablePosition() && len(rt.registry.Claimants(a.Token)) > 1
+// settleCandidates returns the verbs an action in an executable position
+// may still mean although its token did not resolve to one: the verbs it
+// names up to case and word form ("remembered": recall and context claim
+// "remember"). Argument shape, then priority, settles between them at
+// parse time. A tie found by edit distance or sound is never settled: that
+// would be a guess. (An exact claimed alias resolves in the scanner and is
+// settled by verbs.ParseAction.)
+func (rt *Runtime) settleCandidates(a *detect.Action) []string {
+	if a.Reason != detect.UnknownVerb || !a.ExecutablePosition() {
+		return nil
+	}
+	res := rt.resolver.Resolve(a.Token)
+	if res.Code != fuzzy.AmbiguousVerb {
+		return nil
+	}
+	var cs []string
+	for _, c := range res.Candidates {
+		if c.Tier > fuzzy.TierSpelling {
+			return nil
+		}
+		if !slices.Contains(cs, c.Verb) {
+			cs = append(cs, c.Verb)
+		}
+	}
+	return cs
 }
 
 // runOne parses, checks and executes one action, filling r. It returns the
@@ -258,7 +279,14 @@ func (rt *Runtime) runOne(ctx context.Context, msg Message, a *detect.Action, r 
 		Token: a.Token, Args: a.Args, Content: a.Content, Kind: verbs.ContentKind(a.Kind),
 		Marker: a.Marker, Blocks: blockLookup{rt.store},
 	}
-	verb, it, err := rt.registry.ParseAction(ctx, a.Token, a.Verb, in)
+	var verb string
+	var it intent.Intent
+	var err error
+	if cs := rt.settleCandidates(a); len(cs) > 1 {
+		verb, it, err = rt.registry.Settle(ctx, cs, in)
+	} else {
+		verb, it, err = rt.registry.ParseAction(ctx, a.Token, a.Verb, in)
+	}
 	r.Verb = verb
 	if err != nil {
 		return rt.fail(msg, a, r, err)

@@ -155,3 +155,24 @@ func TestRunHalt(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestRunSettlesClaimedAliases(t *testing.T) {
+	rt := openRuntime(t, "")
+	for _, tt := range []struct{ msg, verb string }{
+		{"Noting.\n/remember human \"old name\" -> \"new name\"\n", "context"},
+		{"Noting.\n/remember + \"met Ana\"\n", "recall"},
+		{"Noting.\n/remembered + \"met Bo\"\n", "recall"},
+	} {
+		res := run(t, rt, tt.msg)
+		if len(res) != 1 || res[0].Verb != tt.verb || res[0].Status == StatusSkipped {
+			t.Errorf("%q: %+v, want settled as %s", tt.msg, res, tt.verb)
+		}
+	}
+	res := run(t, rt, "Searching.\n/search in archival budget\n")
+	if len(res) != 1 || res[0].Token != "search" {
+		t.Fatalf("multi-word extension by edit distance: %+v", res)
+	}
+	if s, ok := res[0].Intent.(intent.Search); !ok || len(s.Domains) != 1 || s.Domains[0] != "archival" {
+		t.Errorf("search in archival = %#v", res[0].Intent)
+	}
+}

@@ -3,6 +3,9 @@ package dialect
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pattern-dialect/dialect/detect"
@@ -48,7 +51,7 @@ func New(cfg *Config) (*Runtime, error) {
 		}
 		exts = append(exts, e)
 	}
-	reg, err := verbs.NewRegistry(exts, nil)
+	reg, err := verbs.NewRegistryWith(exts, cfg.registryOptions())
 	if err != nil {
 		var ce *verbs.ConfigError
 		if errors.As(err, &ce) {
@@ -102,6 +105,29 @@ func (rt *Runtime) NewScanner() *detect.Scanner {
 	return detect.NewScanner(rt.vocab, rt.DetectOptions())
 }
 
+// registryOptions tells the registry what the rest of the configuration
+// defines: the tools custom verbs may map to, the send domains routed, and
+// the directory grammar files are relative to (the config file's).
+func (c *Config) registryOptions() verbs.Options {
+	var o verbs.Options
+	for name := range c.Exec.Tools {
+		o.Tools = append(o.Tools, name)
+	}
+	slices.Sort(o.Tools)
+	for route := range c.Exec.Send.Routes {
+		d := strings.TrimPrefix(strings.ToLower(route), "@")
+		d, _, _ = strings.Cut(d, ":")
+		if d != "*" && d != "" && !slices.Contains(o.Domains, d) {
+			o.Domains = append(o.Domains, d)
+		}
+	}
+	slices.Sort(o.Domains)
+	if st, err := os.Stat(c.Source); err == nil && !st.IsDir() {
+		o.GrammarDir = filepath.Dir(c.Source)
+	}
+	return o
+}
+
 func fuzzyEntries(reg *verbs.Registry) []fuzzy.Entry {
 	vs := reg.Verbs()
 	out := make([]fuzzy.Entry, 0, len(vs))
@@ -134,11 +160,12 @@ func (c *Config) fuzzyOptions() fuzzy.Options {
 // over the registry's names, allowing an inflected first word.
 type vocabulary struct {
 	res      *fuzzy.Resolver
+	reg      *verbs.Registry
 	prefixes map[string]bool // proper word prefixes of multi-word names
 }
 
 func newVocabulary(reg *verbs.Registry, res *fuzzy.Resolver) *vocabulary {
-	v := &vocabulary{res: res, prefixes: map[string]bool{}}
+	v := &vocabulary{res: res, reg: reg, prefixes: map[string]bool{}}
 	for _, vb := range reg.Verbs() {
 		for _, name := range append([]string{vb.Name}, vb.Aliases...) {
 			words := strings.Fields(name)
@@ -150,9 +177,23 @@ func newVocabulary(reg *verbs.Registry, res *fuzzy.Resolver) *vocabulary {
 	return v
 }
 
-// Resolve implements detect.Vocabulary.
+// Resolve implements detect.Vocabulary. A phrase of several words is a
+// verb only when it matches a name up to case and word form: "search in"
+// must not become "search web" by edit distance and swallow the "in".
+//
+// An alias that several verbs claim ("remember") is reported as the first
+// claimant in registry order, so that the scanner treats it as a verb; the
+// runtime settles it by argument shape when it parses (verbs.ParseAction).
 func (v *vocabulary) Resolve(token string) (string, bool) {
 	r := v.res.Resolve(token)
+	if strings.ContainsAny(token, " \t") && r.Tier > fuzzy.TierSpelling {
+		return "", false
+	}
+	if !r.OK() {
+		if cs := v.reg.Claimants(token); len(cs) > 1 {
+			return cs[0], true
+		}
+	}
 	return r.Verb, r.OK()
 }
 

@@ -189,6 +189,11 @@ func TestSettle(t *testing.T) {
 		pe.Message != "I couldn't tell if you meant /recall or /context — which one?" {
 		t.Errorf("tie: %v", err)
 	}
+	// A specific form beats a catch-all search.
+	verb, in, err = r.ParseAction(ctx, "remember", "", Input{Args: `human "old" -> "new"`})
+	if err != nil || verb != "context" || in.(intent.Context).Op != intent.ContextReplace {
+		t.Errorf("specific over search: %s %v %v", verb, in, err)
+	}
 	// Priority breaks the tie.
 	r = mustRegistry(t, []Extension{{Name: "context", Priority: 5}}, nil)
 	verb, in, err = r.ParseAction(ctx, "remember", "", Input{Args: `human + "likes tea"`})

@@ -26,9 +26,36 @@ func (r *Registry) ParseAction(ctx context.Context, token, verb string, in Input
 	return verb, out, err
 }
 
+// dropFallbacks removes the fits that only matched as a search of the
+// whole text (recall's and search's catch-all form) when another verb
+// matched a specific form: "/remember human "a" -> "b"" is a context
+// replace, not a recall search for that text.
+func dropFallbacks[F any](fits []F, in func(F) intent.Intent) []F {
+	specific := fits[:0:0]
+	for _, f := range fits {
+		it := in(f)
+		if c, ok := it.(intent.Custom); ok && c.Inner != nil {
+			it = c.Inner
+		}
+		switch v := it.(type) {
+		case intent.Search:
+			continue
+		case intent.Recall:
+			if v.Op == intent.RecallSearch {
+				continue
+			}
+		}
+		specific = append(specific, f)
+	}
+	if len(specific) == 0 {
+		return fits
+	}
+	return specific
+}
+
 // Settle decides between verbs that claim the same alias (DIALECT.md §5):
-// first by argument shape (the verbs whose grammar parses the arguments),
-// then by configured priority; a tie left is AMBIGUOUS_VERB naming the
+// first by argument shape (the verbs whose grammar parses the arguments,
+// a specific form before a catch-all search), then by configured priority; a tie left is AMBIGUOUS_VERB naming the
 // candidates. Errors other than parse failures stop it.
 func (r *Registry) Settle(ctx context.Context, verbs []string, in Input) (string, intent.Intent, error) {
 	type fit struct {
@@ -51,6 +78,7 @@ func (r *Registry) Settle(ctx context.Context, verbs []string, in Input) (string
 			return "", nil, err
 		}
 	}
+	fits = dropFallbacks(fits, func(f fit) intent.Intent { return f.in })
 	switch len(fits) {
 	case 1:
 		return fits[0].verb, fits[0].in, nil

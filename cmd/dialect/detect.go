@@ -10,8 +10,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/detect"
-	"github.com/pattern-dialect/dialect/verbs"
 )
 
 func init() {
@@ -47,38 +47,18 @@ type detectOutput struct {
 	Chain      string          `json:"chain"`
 }
 
-// builtinVocab is the built-in vocabulary as a static, exact-or-case
-// vocabulary (the fuzzy resolver is wired in by the runtime). An alias
-// claimed by two verbs ("remember") goes to the verb listed first.
-type builtinVocab struct {
-	*detect.StaticVocabulary
-	exact map[string]bool // names as registered, for the "exact" tier
-}
-
-func newBuiltinVocab() *builtinVocab {
-	names := map[string]string{}
-	exact := map[string]bool{}
-	for _, s := range verbs.Builtin() {
-		for _, n := range append([]string{s.Name}, s.Aliases...) {
-			if _, taken := names[strings.ToLower(n)]; !taken {
-				names[strings.ToLower(n)] = s.Name
-			}
-			exact[n] = true
-		}
-	}
-	return &builtinVocab{detect.NewStaticVocabulary(names), exact}
-}
-
-// tier says how a resolved token matched: "exact" as registered, "case"
-// only case-insensitively, "" when unresolved.
-func (v *builtinVocab) tier(a *detect.Action) string {
+// tierOf says how a resolved action's verb token matched: the resolver's
+// tier ("exact", "case", "morph", ...), or "" when unresolved.
+func tierOf(rt *dialect.Runtime, a *detect.Action) string {
 	if a.Verb == "" {
 		return ""
 	}
-	if v.exact[strings.Join(strings.Fields(a.Token), " ")] {
-		return "exact"
+	res := rt.Resolver().Resolve(a.Token)
+	if !res.OK() && len(res.Candidates) > 0 {
+		// An alias several verbs claim: the tier that found the claimants.
+		return res.Candidates[0].Tier.String()
 	}
-	return "case"
+	return res.Tier.String()
 }
 
 func runDetect(ctx context.Context, sio *stdio, args []string) error {
@@ -87,6 +67,7 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 	asJSON := fs.Bool("json", false, "print one JSON object per detected action")
 	jsonl := fs.Bool("jsonl", false, `read JSON Lines {"id":..., "text":...} and add "id" to each action (implies --json)`)
 	chunk := fs.Int("chunk", 0, "feed the scanner N bytes at a time, as a stream would (0: the whole message)")
+	config := fs.String("config", "", "configuration file (default: lookup order)")
 	if err := fs.Parse(args); err != nil {
 		return usageError("%v", err)
 	}
@@ -96,8 +77,15 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 	if *chunk < 0 {
 		return usageError("--chunk must be 0 or more, not %d", *chunk)
 	}
-	vocab := newBuiltinVocab()
-	sc := detect.NewScanner(vocab, detect.DefaultOptions())
+	cfg, err := loadConfig(*config)
+	if err != nil {
+		return err
+	}
+	rt, err := dialect.New(cfg)
+	if err != nil {
+		return usageErr{err}
+	}
+	sc := rt.NewScanner()
 	out := bufio.NewWriter(sio.out)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
@@ -126,9 +114,9 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 		sc.Close()
 		actions := sc.Actions()
 		if *asJSON {
-			return encodeActions(enc, vocab, nil, actions)
+			return encodeActions(enc, rt, nil, actions)
 		}
-		printActions(out, vocab, actions)
+		printActions(out, rt, actions)
 		return nil
 	}
 
@@ -150,7 +138,7 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 				return fmt.Errorf("stdin line %d: no \"text\" field", lineNo)
 			}
 			sc.Reset()
-			if eerr := encodeActions(enc, vocab, rec.ID, scanChunked(sc, []byte(*rec.Text), *chunk)); eerr != nil {
+			if eerr := encodeActions(enc, rt, rec.ID, scanChunked(sc, []byte(*rec.Text), *chunk)); eerr != nil {
 				return eerr
 			}
 		}
@@ -175,13 +163,13 @@ func scanChunked(sc *detect.Scanner, msg []byte, n int) []detect.Action {
 	return sc.Actions()
 }
 
-func encodeActions(enc *json.Encoder, v *builtinVocab, id json.RawMessage, actions []detect.Action) error {
+func encodeActions(enc *json.Encoder, rt *dialect.Runtime, id json.RawMessage, actions []detect.Action) error {
 	for i := range actions {
 		a := &actions[i]
 		o := detectOutput{
 			ID: id, Token: a.Token, Line: a.Span.Line, Col: a.Span.Col, Start: a.Span.Start, End: a.Span.End,
 			Executable: a.Executable, Reason: a.ReasonText(), Code: a.Reason.Code(),
-			Do: a.Do, Trailing: a.Trailing, Inline: a.Inline, Tier: v.tier(a),
+			Do: a.Do, Trailing: a.Trailing, Inline: a.Inline, Tier: tierOf(rt, a),
 			Args: a.Args, Content: a.Content, Kind: a.Kind.String(), Marker: a.Marker, Chain: a.Chain,
 		}
 		if a.Verb != "" {
@@ -196,7 +184,7 @@ func encodeActions(enc *json.Encoder, v *builtinVocab, id json.RawMessage, actio
 }
 
 // printActions writes the human form: one line per action.
-func printActions(w io.Writer, v *builtinVocab, actions []detect.Action) {
+func printActions(w io.Writer, rt *dialect.Runtime, actions []detect.Action) {
 	if len(actions) == 0 {
 		fmt.Fprintln(w, "no actions")
 		return

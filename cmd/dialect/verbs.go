@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 
 	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/verbs"
@@ -60,17 +58,6 @@ func loadRuntime(path string) (*dialect.Runtime, error) {
 	cfg, err := loadConfig(path)
 	if err != nil {
 		return nil, err
-	}
-	if st, err := os.Stat(cfg.Source); err == nil && !st.IsDir() {
-		dir := filepath.Dir(cfg.Source)
-		for name, v := range cfg.Dialect.Verbs {
-			if v.Grammar != nil && v.Grammar.File != "" && !filepath.IsAbs(v.Grammar.File) {
-				g := *v.Grammar
-				g.File = filepath.Join(dir, g.File)
-				v.Grammar = &g
-				cfg.Dialect.Verbs[name] = v
-			}
-		}
 	}
 	rt, err := dialect.New(cfg)
 	if err != nil {
