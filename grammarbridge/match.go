@@ -302,6 +302,11 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 					}
 				}
 			}
+			if m.track {
+				// The wildcard could have taken everything so far: the
+				// literal is what the input still needs.
+				m.expect(len(m.in), p.toks[0].src)
+			}
 			return
 		}
 		if e, ok := m.stringAt(p, a.spacing, pos); ok {
@@ -399,6 +404,9 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 						return
 					}
 				}
+			}
+			if m.track {
+				m.expect(len(m.in), sp.toks[0].src)
 			}
 			continue
 		}

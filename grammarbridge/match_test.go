@@ -225,6 +225,12 @@ func TestMatchExplain(t *testing.T) {
 	if !errors.As(err, &nm) || nm.Offset != 4 || strings.Join(nm.Expected, "|") != "$(t)" {
 		t.Errorf("got %v", err)
 	}
+	// After a wildcard, what follows it is expected at the end of the input.
+	g2 := mustCompile(t, `<Start> = play $(t:wildcard) by $(a:wildcard) -> { t, a };`, Options{})
+	_, err = g2.Best("play some song")
+	if !errors.As(err, &nm) || nm.Offset != 14 || strings.Join(nm.Expected, "|") != "by" {
+		t.Errorf("got %v", err)
+	}
 	_, err = g.Best("pause video now")
 	if !errors.As(err, &nm) || nm.Offset != 12 || strings.Join(nm.Expected, "|") != "end of input" {
 		t.Errorf("got %v", err)
