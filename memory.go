@@ -88,7 +88,10 @@ func (rt *Runtime) patchBlock(ctx context.Context, kind store.Kind, name, diff s
 		if !exists {
 			return "", fmt.Errorf("%w: there is no memory block %q to patch", store.ErrNotFound, name)
 		}
-		out, r, err := patch.Apply(old, diff)
+		// Models get whitespace and context slightly wrong; context lines
+		// are always checked against the stored text, and a hunk that fits
+		// two places is refused, so this cannot change the wrong place.
+		out, r, err := patch.ApplyWith(old, diff, patch.Options{Fuzz: patch.DefaultFuzz, IgnoreWhitespace: true})
 		rep = r
 		return out, err
 	})

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/pattern-dialect/dialect/fuzzy"
-	"github.com/pattern-dialect/dialect/verbs"
 )
 
 func init() {
@@ -31,20 +30,11 @@ type resolveOutput struct {
 	Message    string            `json:"message,omitempty"`
 }
 
-// builtinEntries maps the built-in vocabulary onto the resolver's input.
-// The runtime will later pass the configured registry instead.
-func builtinEntries() []fuzzy.Entry {
-	var es []fuzzy.Entry
-	for _, s := range verbs.Builtin() {
-		es = append(es, fuzzy.Entry{Verb: s.Name, Names: s.Aliases, Strictness: fuzzy.Strictness(s.Strictness)})
-	}
-	return es
-}
-
 func runResolve(ctx context.Context, sio *stdio, args []string) error {
 	fs := flag.NewFlagSet("resolve", flag.ContinueOnError)
 	fs.SetOutput(sio.err)
 	asJSON := fs.Bool("json", false, "print one JSON object per word")
+	config := fs.String("config", "", "configuration file (default: lookup order)")
 	// Allow flags after the words: dialect resolve serch --json.
 	var words []string
 	for len(args) > 0 {
@@ -60,10 +50,11 @@ func runResolve(ctx context.Context, sio *stdio, args []string) error {
 	if len(words) == 0 {
 		return usageError("no word to resolve")
 	}
-	r, err := fuzzy.New(builtinEntries(), fuzzy.Options{})
+	rt, err := loadRuntime(*config)
 	if err != nil {
 		return err
 	}
+	r := rt.Resolver()
 	enc := json.NewEncoder(sio.out)
 	failed := false
 	for _, w := range words {
