@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/fuzzy"
 	"github.com/pattern-dialect/dialect/internal/sqlite"
 	"github.com/pattern-dialect/dialect/verbs"
-	"github.com/pelletier/go-toml/v2"
 )
 
 func init() {
@@ -72,14 +72,11 @@ func runReport(ctx context.Context, sio *stdio, args []string) error {
 	if err != nil {
 		return err
 	}
-	vocab, err := vocabulary(cfgSrc)
+	vocab, err := vocabulary(*config, cfgSrc)
 	if err != nil {
-		return usageError("%s: %v", *config, err)
+		return err
 	}
-	matcher, err := vocab.matcher()
-	if err != nil {
-		return usageError("%s: %v", *config, err)
-	}
+	matcher := vocab.matcher
 
 	log, err := openLog(ctx, *dbPath)
 	if err != nil {
@@ -186,21 +183,11 @@ func readConfig(path string, fl *flag.FlagSet) ([]byte, bool, error) {
 }
 
 // vocab is what the dialect already knows: built-in verbs, custom verbs and
-// every alias.
+// every alias, and the runtime's resolver to compare unknown tokens with.
 type vocab struct {
-	entries []fuzzy.Entry   // for the resolver, one per verb
+	matcher failures.Matcher
 	known   map[string]bool // every verb and alias, lower case
 	strict  map[string]bool // verbs that must never get suggested aliases
-}
-
-// matcher is the runtime's verb resolver (every tier, the synonym lexicon
-// included) seen through failures.Matcher.
-func (v *vocab) matcher() (failures.Matcher, error) {
-	r, err := fuzzy.New(v.entries, fuzzy.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return resolverMatcher{r}, nil
 }
 
 // resolverMatcher suggests the verb a token resolves to now (a tier may
@@ -221,61 +208,30 @@ func (m resolverMatcher) Suggest(token string) (string, float64, bool) {
 	return "", 0, false
 }
 
-// vocabulary merges the built-in verbs with dialect.toml's
-// [dialect.verbs.NAME] tables (aliases, extra_aliases).
-func vocabulary(cfg []byte) (*vocab, error) {
-	v := &vocab{known: map[string]bool{}, strict: map[string]bool{}}
-	idx := map[string]int{}
-	add := func(verb string, names []string, s fuzzy.Strictness) {
-		verb = strings.ToLower(strings.TrimSpace(verb))
-		i, ok := idx[verb]
-		if !ok {
-			i = len(v.entries)
-			idx[verb] = i
-			v.entries = append(v.entries, fuzzy.Entry{Verb: verb, Strictness: s})
+// vocabulary builds the runtime's registry and resolver from the
+// configuration at path (src is its text; nil: the embedded default), the
+// same way dialect run does.
+func vocabulary(path string, src []byte) (*vocab, error) {
+	cfg, err := dialect.ParseConfig("embedded default", nil)
+	if src != nil {
+		cfg, err = dialect.ParseConfig(path, src)
+	}
+	if err != nil {
+		return nil, usageErr{err}
+	}
+	rt, err := dialect.New(cfg)
+	if err != nil {
+		return nil, usageErr{err}
+	}
+	v := &vocab{matcher: resolverMatcher{rt.Resolver()}, known: map[string]bool{}, strict: map[string]bool{}}
+	for _, vb := range rt.Registry().Verbs() {
+		v.known[vb.Name] = true
+		for _, a := range vb.Aliases {
+			v.known[a] = true
 		}
-		v.known[verb] = true
-		for _, n := range names {
-			n = strings.ToLower(strings.TrimSpace(n))
-			if n != "" && !slices.Contains(v.entries[i].Names, n) {
-				v.entries[i].Names = append(v.entries[i].Names, n)
-				v.known[n] = true
-			}
+		if vb.Strictness == verbs.Strict {
+			v.strict[vb.Name] = true
 		}
-	}
-	for _, s := range verbs.Builtin() {
-		add(s.Name, s.Aliases, fuzzy.Strictness(s.Strictness))
-		if s.Strictness == verbs.Strict {
-			v.strict[s.Name] = true
-		}
-	}
-	if len(cfg) == 0 {
-		return v, nil
-	}
-	var doc struct {
-		Dialect struct {
-			Verbs map[string]struct {
-				Aliases      []string `toml:"aliases"`
-				ExtraAliases []string `toml:"extra_aliases"`
-			} `toml:"verbs"`
-		} `toml:"dialect"`
-	}
-	if err := toml.Unmarshal(cfg, &doc); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			line, col := de.Position()
-			return nil, fmt.Errorf("line %d column %d: %w", line, col, err)
-		}
-		return nil, err
-	}
-	names := make([]string, 0, len(doc.Dialect.Verbs))
-	for name := range doc.Dialect.Verbs {
-		names = append(names, name)
-	}
-	slices.Sort(names) // the resolver's input in a stable order
-	for _, name := range names {
-		t := doc.Dialect.Verbs[name]
-		add(name, append(t.Aliases, t.ExtraAliases...), fuzzy.Normal)
 	}
 	return v, nil
 }

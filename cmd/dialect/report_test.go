@@ -126,7 +126,7 @@ func TestReportCmdUsage(t *testing.T) {
 	}
 	bad := filepath.Join(t.TempDir(), "bad.toml")
 	os.WriteFile(bad, []byte("[dialect\n"), 0o644)
-	if code, _, errs := runCmd(t, "report", "--db", db, "--config", bad); code != 2 || !strings.Contains(errs, "line 1") {
+	if code, _, errs := runCmd(t, "report", "--db", db, "--config", bad); code != 2 || !strings.Contains(errs, "bad.toml:1:") {
 		t.Errorf("broken config: exit %d, %s", code, errs)
 	}
 }
