@@ -115,7 +115,7 @@ func (b *sseBody) Close() error {
 	b.closed = true
 	if !b.done {
 		if b.finished && !b.failed {
-			b.complete()
+			b.complete(false)
 		} else {
 			b.incomplete(errors.New("response body closed early"))
 		}
@@ -185,7 +185,7 @@ func (b *sseBody) dispatch() {
 	switch {
 	case len(data) == 0 || b.failed || b.done:
 	case bytes.Equal(data, []byte("[DONE]")):
-		b.complete()
+		b.complete(true)
 	default:
 		if rewritten := b.chunk(data, start); rewritten != nil {
 			raw = sseEvent("", rewritten)
@@ -253,35 +253,34 @@ func (b *sseBody) chunk(data []byte, start int64) []byte {
 	return out
 }
 
-// atEOF ends the stream: a last unterminated event goes out as it is, and
-// a message not yet complete is complete now.
+// atEOF ends the stream. A last event without its blank line goes out as
+// it came, unread: SSE clients drop such an event (openai-go does too), so
+// it is no part of the message. A message not yet complete is complete
+// now.
 func (b *sseBody) atEOF() {
 	b.eof = true
-	if len(b.line) > 0 {
-		b.line = append(b.line, '\n')
-		b.endLine()
+	tail := len(b.pending) + len(b.line)
+	b.out = append(b.out, b.pending...)
+	b.out = append(b.out, b.line...)
+	b.pending, b.line, b.data = b.pending[:0], b.line[:0], b.data[:0]
+	if b.done {
+		return
 	}
-	if len(b.pending) > 0 {
-		b.line = append(b.line, '\n')
-		b.endLine()
+	if b.failed {
+		b.deliver()
+		return
 	}
-	if !b.done {
-		if b.failed {
-			b.deliver()
-		} else {
-			b.complete()
-		}
-	}
+	b.complete(tail == 0)
 }
 
 // complete runs the message's actions, delivers the Completion and, with
-// ResultsEvent, queues the results event; a text still held by the filter
-// goes out first.
-func (b *sseBody) complete() {
+// ResultsEvent and when events may still follow, queues the results event;
+// a text still held by the filter goes out first.
+func (b *sseBody) complete(framed bool) {
 	if b.filter != nil && !b.finished {
 		b.shown.Reset()
 		b.filter.Close()
-		if b.shown.Len() > 0 {
+		if b.shown.Len() > 0 && framed {
 			b.out = append(b.out, sseEvent("", b.leftoverChunk(b.shown.String()))...)
 		}
 	}
@@ -292,7 +291,7 @@ func (b *sseBody) complete() {
 		b.c.Results = []Result{}
 	}
 	b.deliver()
-	if b.m.opt.event {
+	if b.m.opt.event && framed {
 		b.out = append(b.out, sseEvent(SSEEvent, b.resultsChunk())...)
 	}
 }

@@ -224,7 +224,7 @@ func TestProxyKeepAliveStreams(t *testing.T) {
 	px := newProxyServer(t, rt, up)
 	long := strings.Repeat("a longer answer streamed one word at a time ", 25)
 	n := 300
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 60
 	}
 	for i := 0; i < n; i++ {

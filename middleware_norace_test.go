@@ -1,0 +1,6 @@
+//go:build !race
+
+package dialect
+
+// raceEnabled: see middleware_race_test.go.
+const raceEnabled = false
