@@ -138,6 +138,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	}
 	if !opts.naive {
 		inlinePassThrough(start)
+		inlineWildcardRules(start)
 		flattenAlternatives(start, map[*crule]int{})
 	}
 	if !opts.naive {
@@ -922,4 +923,40 @@ func isKeywords(r *crule) bool {
 		}
 	}
 	return len(r.alts) > 0
+}
+
+// inlineWildcardRules turns a capture of a rule that is only a wildcard
+// ($(track:<TrackName>) with <TrackName> = $(x:wildcard);) into the
+// wildcard capture itself: the text, the ranking counts and the rule
+// "no wildcard directly after another" are the same, and the matcher
+// neither enters the rule nor carries its open wildcard out of it.
+func inlineWildcardRules(start *crule) {
+	seen := map[*crule]bool{}
+	var walk func(r *crule)
+	walk = func(r *crule) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		for _, a := range r.alts {
+			for i := range a.parts {
+				p := &a.parts[i]
+				if p.kind != partRules {
+					continue
+				}
+				walk(p.rule)
+				if p.slot < 0 || p.repeat || len(p.rule.alts) != 1 {
+					continue
+				}
+				ra := p.rule.alts[0]
+				if len(ra.parts) != 1 || ra.implicit != implicitSlot {
+					continue
+				}
+				if w := &ra.parts[0]; w.kind == partWildcard && !w.optional {
+					p.kind, p.rule, p.typ = partWildcard, nil, w.typ
+				}
+			}
+		}
+	}
+	walk(start)
 }
