@@ -9,13 +9,23 @@ import (
 // Lexicon is the verb knowledge morph works from: WordNet's irregular verb
 // forms, its verb lemmas and their synsets. A Lexicon is immutable and safe
 // for concurrent use.
+//
+// Parsing is staged so that a process that only resolves exact verbs pays
+// for none of it beyond the irregular forms: the lemma set is read on the
+// first IsVerb, the synsets on the first Synonyms.
 type Lexicon struct {
 	exceptions map[string][]string // irregular form → lemmas, WordNet's order
 	irregular  map[string][]string // lemma → its irregular forms
-	lemmas     map[string]int32    // lemma → index into names and senses
-	names      []string            // lemma by index
-	senses     [][]int32           // per lemma: shared synset of each sense, -1 when the sense has no other member
-	members    [][]member          // per shared synset: its lemmas
+
+	verbs     string // the lemma lines, parsed on demand
+	lemmaOnce sync.Once
+	lemmas    map[string]int32 // lemma → line index
+	names     []string         // lemma by index
+	lines     []string         // the senses field of each lemma's line
+
+	senseOnce sync.Once
+	senses    [][]int32  // per lemma: shared synset of each sense, -1 when the sense has no other member
+	members   [][]member // per shared synset: its lemmas
 }
 
 // member is one lemma of a synset, with the rank of that sense among the
@@ -32,15 +42,16 @@ var defaultLexicon = sync.OnceValue(func() *Lexicon {
 })
 
 // Default returns the lexicon built from the WordNet 3.0 data compiled into
-// the package. The first call parses it (a few milliseconds); later calls
-// return the same read-only value.
+// the package. The first call parses the irregular forms; the lemmas and
+// synsets are parsed when first needed. Later calls return the same
+// read-only value.
 func Default() *Lexicon { return defaultLexicon() }
 
 func parseLexicon(exc, verbs string) *Lexicon {
 	l := &Lexicon{
 		exceptions: make(map[string][]string, 2500),
 		irregular:  make(map[string][]string, 1500),
-		lemmas:     make(map[string]int32, 12000),
+		verbs:      verbs,
 	}
 	for line := range strings.Lines(exc) {
 		f := strings.Split(strings.TrimRight(line, "\n"), "\t")
@@ -52,39 +63,60 @@ func parseLexicon(exc, verbs string) *Lexicon {
 			l.irregular[lem] = append(l.irregular[lem], f[0])
 		}
 	}
-	for line := range strings.Lines(verbs) {
-		name, senses, ok := strings.Cut(strings.TrimRight(line, "\n"), "\t")
-		if !ok {
-			continue
-		}
-		idx := int32(len(l.names))
-		l.names = append(l.names, name)
-		l.lemmas[name] = idx
-		var ss []int32
-		for rank, f := range strings.Fields(senses) {
-			if f == "-" {
-				ss = append(ss, -1)
-				continue
-			}
-			n, err := strconv.ParseInt(f, 36, 32)
-			if err != nil {
-				ss = append(ss, -1)
-				continue
-			}
-			for int(n) >= len(l.members) {
-				l.members = append(l.members, nil)
-			}
-			l.members[n] = append(l.members[n], member{lemma: idx, rank: int32(rank + 1)})
-			ss = append(ss, int32(n))
-		}
-		l.senses = append(l.senses, ss)
-	}
 	return l
+}
+
+// loadLemmas reads the lemma set: names only, the senses kept as text.
+func (l *Lexicon) loadLemmas() {
+	l.lemmaOnce.Do(func() {
+		n := strings.Count(l.verbs, "\n") + 1
+		l.lemmas = make(map[string]int32, n)
+		l.names = make([]string, 0, n)
+		l.lines = make([]string, 0, n)
+		for line := range strings.Lines(l.verbs) {
+			name, senses, ok := strings.Cut(strings.TrimRight(line, "\n"), "\t")
+			if !ok {
+				continue
+			}
+			l.lemmas[name] = int32(len(l.names))
+			l.names = append(l.names, name)
+			l.lines = append(l.lines, senses)
+		}
+	})
+}
+
+// loadSenses reads the synsets of every lemma.
+func (l *Lexicon) loadSenses() {
+	l.loadLemmas()
+	l.senseOnce.Do(func() {
+		l.senses = make([][]int32, len(l.names))
+		for idx, senses := range l.lines {
+			var ss []int32
+			for rank, f := range strings.Fields(senses) {
+				if f == "-" {
+					ss = append(ss, -1)
+					continue
+				}
+				n, err := strconv.ParseInt(f, 36, 32)
+				if err != nil {
+					ss = append(ss, -1)
+					continue
+				}
+				for int(n) >= len(l.members) {
+					l.members = append(l.members, nil)
+				}
+				l.members[n] = append(l.members[n], member{lemma: int32(idx), rank: int32(rank + 1)})
+				ss = append(ss, int32(n))
+			}
+			l.senses[idx] = ss
+		}
+	})
 }
 
 // IsVerb reports whether word (lower case; multi-word lemmas are written
 // with spaces, "look up") is a WordNet verb lemma.
 func (l *Lexicon) IsVerb(word string) bool {
+	l.loadLemmas()
 	_, ok := l.lemmas[word]
 	return ok
 }
@@ -105,6 +137,7 @@ type Synonym struct {
 // Synonyms returns the words that share a verb sense with lemma, in the
 // order of lemma's senses. lemma must be a base form; see Lemmas.
 func (l *Lexicon) Synonyms(lemma string) []Synonym {
+	l.loadSenses()
 	idx, ok := l.lemmas[lemma]
 	if !ok {
 		return nil
@@ -127,5 +160,6 @@ func (l *Lexicon) Synonyms(lemma string) []Synonym {
 // Verbs returns every WordNet verb lemma in alphabetical order (a new
 // slice; multi-word lemmas use spaces).
 func (l *Lexicon) Verbs() []string {
+	l.loadLemmas()
 	return append([]string(nil), l.names...)
 }
