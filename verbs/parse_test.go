@@ -175,7 +175,7 @@ func TestParseFailures(t *testing.T) {
 		{"post without platform", "post", Input{Args: "hello"}, MalformedSyntax, 1, "an @name"},
 		{"post to user", "post", Input{Args: "@user hi"}, UnknownModifier, 1, "not a destination"},
 		{"tell nobody", "tell", Input{}, MissingArg, 0, "needs an agent"},
-		{"context bad shape", "context", Input{Args: "human likes tea"}, MalformedSyntax, 7, "expected"},
+		{"context bad shape", "context", Input{Args: "human likes tea"}, MalformedSyntax, 13, "expected '->'"}, // the furthest point: "human likes" read as the block
 		{"context nothing", "context", Input{}, MissingArg, 0, "needs a block"},
 		{"context no content", "context", Input{Args: "human"}, MissingArg, 0, "content to add"},
 		{"context swap without label", "context", Input{Args: "swap persona"}, MissingArg, 0, "expected"},
