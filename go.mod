@@ -3,28 +3,31 @@ module github.com/pattern-dialect/dialect
 go 1.26.0
 
 require (
-	github.com/agnivade/levenshtein v1.2.2 // indirect
-	github.com/antzucaro/matchr v0.0.0-20221106193745-7bed6ef61ef9 // indirect
-	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect
+	github.com/agnivade/levenshtein v1.2.2
+	github.com/antzucaro/matchr v0.0.0-20221106193745-7bed6ef61ef9
+	github.com/bluekeyes/go-gitdiff v0.9.0
+	github.com/expr-lang/expr v1.17.8
+	github.com/mattn/go-isatty v0.0.24
+	github.com/openai/openai-go/v3 v3.96.0
+	github.com/pelletier/go-toml/v2 v2.4.3
+	github.com/sergi/go-diff v1.4.0
+	github.com/tidwall/gjson v1.20.0
+	golang.org/x/net v0.62.0
+	golang.org/x/sys v0.49.0
+	golang.org/x/text v0.43.0
+	modernc.org/sqlite v1.61.1
+)
+
+require (
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
-	github.com/expr-lang/expr v1.17.8 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
-	github.com/openai/openai-go/v3 v3.96.0 // indirect
-	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	github.com/sergi/go-diff v1.4.0 // indirect
-	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
-	golang.org/x/net v0.62.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.43.0 // indirect
 	modernc.org/libc v1.79.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.61.1 // indirect
 )
