@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -141,21 +140,9 @@ type AgentConfig struct {
 	Authority []string `toml:"authority"`
 }
 
-// Duration is a time.Duration written in TOML as a string ("5s", "250ms").
-type Duration struct{ time.Duration }
-
-// UnmarshalText parses a Go duration string.
-func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
-	if err != nil {
-		return err
-	}
-	d.Duration = v
-	return nil
-}
-
-// MarshalText writes the duration as a Go duration string.
-func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+// Duration is a time.Duration written in TOML as a string ("5s",
+// "250ms"); the executors' settings use the same type.
+type Duration = executor.Duration
 
 // ConfigError is a problem in a configuration file: where it is and what is
 // wrong. A file with several unknown keys yields an error wrapping one

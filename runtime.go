@@ -135,7 +135,7 @@ func fuzzyEntries(reg *verbs.Registry) []fuzzy.Entry {
 		out = append(out, fuzzy.Entry{
 			Verb:       v.Name,
 			Names:      v.Aliases,
-			Strictness: fuzzy.Strictness(v.Strictness),
+			Strictness: v.Strictness,
 			Priority:   v.Priority,
 		})
 	}

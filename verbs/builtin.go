@@ -1,29 +1,21 @@
 package verbs
 
-// Strictness says how forgiving verb resolution may be for a verb
-// (DIALECT.md §4).
-type Strictness int
+import "github.com/pattern-dialect/dialect/fuzzy"
 
+// Strictness says how forgiving verb resolution may be for a verb
+// (DIALECT.md §4). It is the resolver's own type, so that the registry's
+// entries pass to fuzzy unchanged.
+type Strictness = fuzzy.Strictness
+
+// The strictness levels.
 const (
 	// Normal verbs resolve through every tier with the normal edit allowance.
-	Normal Strictness = iota
+	Normal = fuzzy.Normal
 	// Loose verbs resolve through every tier with a wider edit allowance.
-	Loose
+	Loose = fuzzy.Loose
 	// Strict verbs resolve by exact or case-insensitive match only.
-	Strict
+	Strict = fuzzy.Strict
 )
-
-// String returns the strictness as written in dialect.toml.
-func (s Strictness) String() string {
-	switch s {
-	case Loose:
-		return "loose"
-	case Strict:
-		return "strict"
-	default:
-		return "normal"
-	}
-}
 
 // Spec is the vocabulary entry of one verb: its canonical name, the aliases
 // that reach it, and how strictly it resolves.

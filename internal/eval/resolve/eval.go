@@ -21,7 +21,7 @@ import (
 func builtinEntries() []fuzzy.Entry {
 	var es []fuzzy.Entry
 	for _, s := range verbs.Builtin() {
-		es = append(es, fuzzy.Entry{Verb: s.Name, Names: s.Aliases, Strictness: fuzzy.Strictness(s.Strictness)})
+		es = append(es, fuzzy.Entry{Verb: s.Name, Names: s.Aliases, Strictness: s.Strictness})
 	}
 	return es
 }
