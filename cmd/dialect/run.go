@@ -234,47 +234,56 @@ func agentOr(a string) string {
 	return a
 }
 
-func decideArgs(name string, sio *stdio, args []string) (*flag.FlagSet, *runtimeFlags, *bool, *string, *bool, []string, error) {
+// decision is what approve and deny read from their command line, with
+// the runtime opened.
+type decision struct {
+	rt     *dialect.Runtime
+	id     int64
+	rest   []string // the words after the id: deny's reason
+	always bool     // also make a standing rule
+	as     string   // who decides, for the record
+	json   bool
+}
+
+// openDecision parses `NAME ID [WORDS...] [flags]` and opens the runtime;
+// words after the id are allowed only when takesReason. Close d.rt.
+func openDecision(ctx context.Context, name string, sio *stdio, args []string, takesReason bool) (*decision, error) {
 	fs := newFlags(name, sio)
 	var rf runtimeFlags
 	rf.add(fs)
-	always := fs.Bool("always", false, "also make a standing rule for this agent, verb and target")
-	as := fs.String("as", "owner", "who decides, for the record")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
+	d := &decision{}
+	fs.BoolVar(&d.always, "always", false, "also make a standing rule for this agent, verb and target")
+	fs.StringVar(&d.as, "as", "owner", "who decides, for the record")
+	fs.BoolVar(&d.json, "json", false, "print the result as JSON")
 	pos, err := parseInterspersed(fs, args)
-	return fs, &rf, always, as, asJSON, pos, err
-}
-
-func parseID(s string) (int64, error) {
-	id, err := strconv.ParseInt(strings.TrimPrefix(s, "#"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, usageError("%q is not a pending action id", s)
+	if err != nil {
+		return nil, err
 	}
-	return id, nil
+	if len(pos) == 0 || len(pos) > 1 && !takesReason {
+		return nil, usageError("%s takes one pending action id", name)
+	}
+	id, err := strconv.ParseInt(strings.TrimPrefix(pos[0], "#"), 10, 64)
+	if err != nil || id <= 0 {
+		return nil, usageError("%q is not a pending action id", pos[0])
+	}
+	d.id, d.rest = id, pos[1:]
+	if d.rt, err = rf.open(ctx); err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 func runApprove(ctx context.Context, sio *stdio, args []string) error {
-	_, rf, always, as, asJSON, pos, err := decideArgs("approve", sio, args)
+	d, err := openDecision(ctx, "approve", sio, args, false)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usageError("approve takes one id")
-	}
-	id, err := parseID(pos[0])
+	defer d.rt.Close()
+	res, err := d.rt.Approve(ctx, d.id, d.as, d.always)
 	if err != nil {
 		return err
 	}
-	rt, err := rf.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer rt.Close()
-	res, err := rt.Approve(ctx, id, *as, *always)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
+	if d.json {
 		return json.NewEncoder(sio.out).Encode(res)
 	}
 	writeResult(sio.out, nil, res)
@@ -285,25 +294,14 @@ func runApprove(ctx context.Context, sio *stdio, args []string) error {
 }
 
 func runDeny(ctx context.Context, sio *stdio, args []string) error {
-	_, rf, always, as, _, pos, err := decideArgs("deny", sio, args)
+	d, err := openDecision(ctx, "deny", sio, args, true)
 	if err != nil {
 		return err
 	}
-	if len(pos) < 1 {
-		return usageError("deny takes an id and an optional reason")
-	}
-	id, err := parseID(pos[0])
-	if err != nil {
+	defer d.rt.Close()
+	if err := d.rt.Deny(ctx, d.id, d.as, strings.Join(d.rest, " "), d.always); err != nil {
 		return err
 	}
-	rt, err := rf.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer rt.Close()
-	if err := rt.Deny(ctx, id, *as, strings.Join(pos[1:], " "), *always); err != nil {
-		return err
-	}
-	fmt.Fprintf(sio.out, "denied #%d\n", id)
+	fmt.Fprintf(sio.out, "denied #%d\n", d.id)
 	return nil
 }
