@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -243,5 +244,59 @@ func TestRunCmdConcurrentProcesses(t *testing.T) {
 	}
 	if !strings.Contains(text, fmt.Sprintf("(v%d)", procs*each)) {
 		t.Errorf("block is not at version %d: %.80s", procs*each, text)
+	}
+}
+
+func TestRunCmdWebhookAndWebProvider(t *testing.T) {
+	var mu sync.Mutex
+	var hooked []byte
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		hooked = b
+		mu.Unlock()
+		fmt.Fprint(w, "ok")
+	}))
+	defer hook.Close()
+	search := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("q") != "go 1.26 release" {
+			http.Error(w, "bad query "+r.URL.RawQuery, 400)
+			return
+		}
+		fmt.Fprint(w, `{"results":[{"title":"Go 1.26 is released","url":"https://go.dev/blog/go1.26","snippet":"The Go team..."}]}`)
+	}))
+	defer search.Close()
+	toml := fmt.Sprintf(`
+[exec.send.targets.anchor]
+type = "webhook"
+url = %q
+
+[exec.send.routes]
+"agent:anchor" = "anchor"
+
+[exec.web]
+url = "%s/search?q={query}"
+`, hook.URL, search.URL)
+	e := newRunEnv(t, toml)
+	code, out, errs := e.cli("Telling anchor and looking it up.\n/send @agent @anchor \"build is green\"\n/web go 1.26 release\n", "run", "--json")
+	rs := results(t, out)
+	if code != 0 || len(rs) != 2 {
+		t.Fatalf("exit %d: %s %s", code, out, errs)
+	}
+	if rs[0]["status"] != "ok" {
+		t.Errorf("webhook send: %v", rs[0])
+	}
+	mu.Lock()
+	got := hooked
+	mu.Unlock()
+	want, _ := json.Marshal(rs[0]["intent"])
+	var a, b any
+	json.Unmarshal(got, &a)
+	json.Unmarshal(want, &b)
+	if fmt.Sprint(a) != fmt.Sprint(b) || !bytes.Contains(got, []byte("build is green")) {
+		t.Errorf("webhook got %s, want the intent %s", got, want)
+	}
+	if rs[1]["status"] != "ok" || !strings.Contains(rs[1]["output"].(string), "Go 1.26 is released") {
+		t.Errorf("web provider: %v", rs[1])
 	}
 }
