@@ -37,7 +37,8 @@ type sseBody struct {
 	pending []byte // the current event's raw lines, held until its blank line
 	line    []byte // the current line, not yet ended
 	data    []byte // the current event's data
-	out     []byte // ready for the client
+	out     []byte // ready for the client, from outOff on
+	outOff  int
 	offset  int64  // bytes read from the upstream
 	evStart int64  // offset of the current event
 
@@ -71,7 +72,7 @@ func (m *middleware) newSSEBody(ctx context.Context, up io.ReadCloser, c Complet
 func (b *sseBody) Read(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for len(b.out) == 0 {
+	for len(b.out) == b.outOff {
 		if b.closed {
 			return 0, errors.New("dialect: read on closed response body")
 		}
@@ -98,8 +99,11 @@ func (b *sseBody) Read(p []byte) (int, error) {
 			b.incomplete(err)
 		}
 	}
-	n := copy(p, b.out)
-	b.out = b.out[n:]
+	n := copy(p, b.out[b.outOff:])
+	b.outOff += n
+	if b.outOff == len(b.out) {
+		b.out, b.outOff = b.out[:0], 0 // drained: reuse the buffer
+	}
 	return n, nil
 }
 
@@ -179,7 +183,6 @@ func (b *sseBody) endLine() {
 // dispatch handles one whole event and hands it on.
 func (b *sseBody) dispatch() {
 	raw, data := b.pending, b.data
-	b.pending, b.data = nil, b.data[:0]
 	start := b.evStart
 	b.evStart = b.offset
 	switch {
@@ -192,6 +195,7 @@ func (b *sseBody) dispatch() {
 		}
 	}
 	b.out = append(b.out, raw...)
+	b.pending, b.data = b.pending[:0], b.data[:0] // copied out: reuse
 }
 
 // chunk reads one chat.completion.chunk; with HideActions it returns the

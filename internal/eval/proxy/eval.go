@@ -31,6 +31,7 @@ type config struct {
 	MaxDuration time.Duration // a load run stops here even if unfinished
 	Piece       int           // bytes of answer per SSE event
 	DB          string        // SQLite file of the runtime
+	NoLog       bool          // [store] log_messages = false
 }
 
 // stats summarises durations.
@@ -183,7 +184,11 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	if len(cfg.Messages) == 0 {
 		return nil, fmt.Errorf("no messages")
 	}
-	dcfg, err := dialect.ParseConfig("eval.toml", nil)
+	var toml []byte
+	if cfg.NoLog {
+		toml = []byte("[store]\nlog_messages = false\n")
+	}
+	dcfg, err := dialect.ParseConfig("eval.toml", toml)
 	if err != nil {
 		return nil, err
 	}
