@@ -39,8 +39,8 @@ type sseBody struct {
 	data    []byte // the current event's data
 	out     []byte // ready for the client, from outOff on
 	outOff  int
-	offset  int64  // bytes read from the upstream
-	evStart int64  // offset of the current event
+	offset  int64 // bytes read from the upstream
+	evStart int64 // offset of the current event
 
 	last     chunkHead // of the latest chunk, for the results event
 	finished bool      // choice 0 had a finish_reason
