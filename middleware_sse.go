@@ -38,9 +38,9 @@ type sseBody struct {
 	line    []byte // the current line, not yet ended
 	data    []byte // the current event's data
 	out     []byte // ready for the client, from outOff on
-	outOff  int
-	offset  int64 // bytes read from the upstream
-	evStart int64 // offset of the current event
+	outOff  int    // how much of out the client has read
+	offset  int64  // bytes read from the upstream
+	evStart int64  // offset of the current event
 
 	last     chunkHead // of the latest chunk, for the results event
 	finished bool      // choice 0 had a finish_reason
