@@ -67,6 +67,9 @@ type Options struct {
 	// results (memoization, pruning by first byte, dropped redundant
 	// skips), leaving the plain backtracking search to compare with.
 	naive bool
+	// recordHook, for tests, is called with the matcher before each
+	// complete parse's value is built.
+	recordHook func(*matcher)
 }
 
 // DefaultWorkLimit is the default number of matcher steps per input.
@@ -83,6 +86,7 @@ type Grammar struct {
 	alts   []*calt   // every alternative, by id
 	nrules int       // rules and groups, for the memo tables
 	opts   Options
+	vt     valueTables // constants of the compiled values
 	// Types records the TypeScript type imports and the <Start> rule's
 	// value type, as written; they do not affect matching.
 	Types []string
@@ -151,6 +155,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		dropRedundantSkips(start)
 	}
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
+	g.compileValues()
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
 			g.Types = append(g.Types, im.Names...)

@@ -148,7 +148,10 @@ type matcher struct {
 	conts      []cont      // continuation arena, used LIFO
 	ctop       int         // conts in use
 	frames     []frame     // scratch for build
-	slotBuf    []slotVal   // scratch for build
+	slotBuf    []nval      // scratch for build
+	nodes      []node      // the value arena (lazy.go)
+	kids       []kid
+	vals       []any
 
 	track    bool
 	far      int
@@ -177,6 +180,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
 	m.results = m.results[:0]
 	m.segs = m.segs[:0]
+	m.resetArena()
 	// The dense memo table is reused with a new generation; an input too
 	// long for it uses the map. Clearing a map costs its capacity: big
 	// ones are dropped instead.
@@ -220,6 +224,8 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 func (g *Grammar) release(m *matcher) {
 	m.in, m.lower = "", ""
 	clear(m.results) // drop references to values handed out
+	clear(m.vals)
+	m.vals = m.vals[:0]
 	g.pool.Put(m)
 }
 

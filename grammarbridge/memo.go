@@ -41,7 +41,7 @@ type outcome struct {
 	wev     int // its evWild's index in the segment
 	seg     int // the rule's trail: m.segs[seg:seg+nseg]
 	nseg    int
-	val     slotVal // the value, once computed to compare two outcomes
+	val     nval // the value, once computed to compare two outcomes
 	hasVal  bool
 }
 
@@ -235,7 +235,7 @@ func (m *matcher) collect(c int32, pos int, w wild) {
 			if !o.hasVal {
 				o.val, o.hasVal = m.build(seg), true
 			}
-			if p.val.st == o.val.st && p.val.h == o.val.h && equalValue(p.val.v, o.val.v) {
+			if p.val.st == o.val.st && p.val.h == o.val.h && m.eqNN(p.val.n, o.val.n) {
 				m.segs = m.segs[:off]
 				return
 			}

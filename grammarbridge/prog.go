@@ -49,6 +49,8 @@ type calt struct {
 	implicit implicitKind
 	text     any    // for implicitText: the literal as written, boxed once
 	textHash uint64 // hashValue(text)
+	textLit  int32  // text's index in Grammar.vt.lits
+	vx       *vexpr // value compiled for the arena, or nil (see lazy.go)
 }
 
 // implicitKind says how an alternative without "->" gets its value.

@@ -77,23 +77,31 @@ func (m *matcher) expectRule(pos int, r *crule) {
 }
 
 // record builds the value of the parse on the trail and adds it to the
-// results.
+// results. The value is built in the arena first: a value already found
+// costs no allocation, and only a new one becomes a plain Go value.
 func (m *matcher) record() {
 	m.succ++
 	m.work += m.tn / 8 // building a value is work too
-	out := m.build(m.tbuf[:m.tn])
-	v, st := out.v, out.st
-	if v == Undefined {
-		v = nil
+	if m.g.opts.recordHook != nil {
+		m.g.opts.recordHook(m)
 	}
-	r := result{value: v, st: st, order: m.work, next: -1, hash: out.h}
-	if v == nil {
-		r.hash = hashValue(nil)
+	mark := len(m.nodes)
+	kmark, vmark := len(m.kids), len(m.vals)
+	out := m.build(m.tbuf[:m.tn])
+	defer func() {
+		// The arena's nodes of this parse are no longer needed.
+		m.nodes, m.kids = m.nodes[:mark], m.kids[:kmark]
+		clear(m.vals[vmark:])
+		m.vals = m.vals[:vmark]
+	}()
+	n, st, h := out.n, out.st, out.h
+	if m.nodes[n].kind == nUndef {
+		n, h = nilNode, hashNil
 	}
 	if len(m.results) < 8 {
 		// Few results: compare with each; no map.
 		for i := range m.results {
-			if m.results[i].hash == r.hash && equalValue(m.results[i].value, v) {
+			if m.results[i].hash == h && m.eqNV(n, m.results[i].value) {
 				if better(st, m.results[i].st) {
 					m.results[i].st = st
 					m.results[i].order = m.work
@@ -101,7 +109,7 @@ func (m *matcher) record() {
 				return
 			}
 		}
-		m.results = append(m.results, r)
+		m.results = append(m.results, result{value: m.mat(n), st: st, order: m.work, next: -1, hash: h})
 		return
 	}
 	if m.index == nil {
@@ -115,9 +123,9 @@ func (m *matcher) record() {
 			m.index[m.results[i].hash] = i
 		}
 	}
-	i, ok := m.index[r.hash]
+	i, ok := m.index[h]
 	for ok {
-		if equalValue(m.results[i].value, v) {
+		if m.eqNV(n, m.results[i].value) {
 			if better(st, m.results[i].st) {
 				m.results[i].st = st
 				m.results[i].order = m.work
@@ -127,10 +135,11 @@ func (m *matcher) record() {
 		i = m.results[i].next
 		ok = i >= 0
 	}
-	if i, ok := m.index[r.hash]; ok {
+	r := result{value: m.mat(n), st: st, order: m.work, next: -1, hash: h}
+	if i, ok := m.index[h]; ok {
 		r.next = i // chain the collision
 	}
-	m.index[r.hash] = len(m.results)
+	m.index[h] = len(m.results)
 	m.results = append(m.results, r)
 }
 
@@ -166,85 +175,82 @@ func (m *matcher) ranked() []Match {
 	return out
 }
 
-// frame is an alternative being rebuilt from the trail.
+// frame is an alternative being rebuilt from the trail. It holds no
+// pointers, so the build stack is cheap to write.
 type frame struct {
-	alt        *calt
+	alt        int32 // the alternative's id
 	parentSlot int32 // where the value goes in the parent frame (-1: nowhere)
-	slots      []slotVal
-	last       slotVal // value of the last rule or group matched in it
+	slots      int32 // its variables: m.slotBuf[slots:slots+alt.nslots]
+	last       nval  // value of the last rule or group matched in it
 }
 
 // build replays a trail (of a whole parse, or of one rule) and returns
-// its value.
-func (m *matcher) build(trail []event) slotVal {
+// its value, in the arena.
+func (m *matcher) build(trail []event) nval {
 	stack := m.frames[:0]
 	slots := m.slotBuf[:0]
-	var out slotVal
+	var out nval
 	for i := range trail {
 		ev := &trail[i]
 		switch ev.kind {
 		case evBegin:
-			alt := m.g.alts[ev.alt]
-			f := frame{alt: alt, parentSlot: ev.slot, last: undefinedSlot}
-			if n := alt.nslots; n > 0 {
-				if len(slots)+n > cap(slots) {
-					slots = make([]slotVal, 0, 2*cap(slots)+n) // frames below keep the old array
-				}
-				f.slots = slots[len(slots) : len(slots)+n]
-				slots = slots[:len(slots)+n]
-				for j := range f.slots {
-					f.slots[j] = undefinedSlot
-				}
+			f := frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(len(slots)), last: undefNval}
+			for range m.g.alts[ev.alt].nslots {
+				slots = append(slots, undefNval)
 			}
 			stack = append(stack, f)
 		case evWild:
 			s := m.in[ev.a:ev.b]
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: stats{1, utf16Len(s)}, h: hashString(s)}
+			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nStr, a: ev.a, b: ev.b}), st: stats{1, utf16Len(s)}, h: hashString(s)}
 		case evNum:
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: stats{1, 0}, h: hashValue(ev.num)}
+			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
 		case evEnd:
-			f := &stack[len(stack)-1]
-			v := f.value()
-			pslot := f.parentSlot
+			f := stack[len(stack)-1]
+			v := m.frameValue(f, slots)
 			stack = stack[:len(stack)-1]
+			slots = slots[:f.slots]
 			if len(stack) == 0 {
 				out = v
 				break
 			}
 			parent := &stack[len(stack)-1]
 			parent.last = v
-			if pslot >= 0 {
-				parent.slots[pslot] = v
+			if f.parentSlot >= 0 {
+				slots[parent.slots+f.parentSlot] = v
 			}
 		}
 	}
-	clear(slots)
-	clear(stack)
-	m.frames, m.slotBuf = stack[:0], slots[:0]
-	clear(slots)
-	clear(stack)
 	m.frames, m.slotBuf = stack[:0], slots[:0]
 	return out
 }
 
-// value computes a completed alternative's value.
-func (f *frame) value() slotVal {
-	a := f.alt
+// frameValue computes a completed alternative's value.
+func (m *matcher) frameValue(f frame, slots []nval) nval {
+	a := m.g.alts[f.alt]
+	fs := slots[f.slots : int(f.slots)+a.nslots]
 	switch a.implicit {
 	case implicitExplicit:
-		e := evaluator{slots: f.slots, vars: a.vars}
+		if a.vx != nil {
+			var st stats
+			v := m.evalNode(a.vx, fs, &st)
+			v.st = st
+			return v
+		}
+		// A value the arena does not support: evaluate it on plain values.
+		pv := make([]slotVal, len(fs))
+		for i, s := range fs {
+			pv[i] = slotVal{v: m.mat(s.n), st: s.st, h: s.h}
+		}
+		e := evaluator{slots: pv, vars: a.vars}
 		v, h := e.evalHashed(a.value)
-		return slotVal{v: v, st: e.st, h: h}
+		return nval{n: m.valNode(v), st: e.st, h: h}
 	case implicitSlot:
-		return f.slots[0]
+		return fs[0]
 	case implicitText:
 		// TypeAgent records a rule's default text as a matched value.
-		return slotVal{v: a.text, st: stats{1, 0}, h: a.textHash}
+		return nval{n: m.newNode(node{kind: nLit, a: a.textLit}), st: stats{1, 0}, h: a.textHash}
 	case implicitChild:
 		return f.last
 	}
-	return undefinedSlot
+	return undefNval
 }
-
-// undefinedSlot is the value of a variable that was not bound.
-var undefinedSlot = slotVal{v: Undefined, h: hashValue(Undefined)}

@@ -1,0 +1,347 @@
+package grammarbridge
+
+// This file holds the matcher's value arena. A parse's value is first
+// built as nodes in per-match slices that hold no Go pointers (no heap
+// allocation, no GC write barrier), with its hash and stats; it is
+// compared with the values already found, and only a value that is new
+// becomes a plain Go value (maps, slices, boxed strings). Duplicate
+// parses, and the outcomes a memoized rule compares, cost no allocation.
+
+import "math"
+
+// vkind is the kind of a compiled value expression.
+type vkind uint8
+
+const (
+	vkUndef vkind = iota // the undefined literal
+	vkLit                // another literal: Grammar.lits[lit]
+	vkVar                // a variable: the slot's value
+	vkObj                // an object literal without spreads or repeated keys
+	vkArr                // an array literal without spreads
+)
+
+// vexpr is a value expression compiled for the arena: only literals,
+// variables, and object and array literals. An alternative whose value
+// uses anything else keeps the evaluator (calt.vx is nil).
+type vexpr struct {
+	kind vkind
+	lit  int32   // vkLit
+	slot int32   // vkVar
+	keys []int32 // vkObj: key ids (Grammar.keys), parallel to kids
+	kids []*vexpr
+}
+
+// valueTables holds the constants the compiled value expressions refer to
+// by index, so that arena nodes need no pointers.
+type valueTables struct {
+	lits     []any // boxed once; lits[0] is nil
+	litHash  []uint64
+	keys     []string
+	keyHash  []uint64
+	keyIndex map[string]int32
+}
+
+func (t *valueTables) lit(v any) int32 {
+	t.lits = append(t.lits, v)
+	t.litHash = append(t.litHash, hashValue(v))
+	return int32(len(t.lits) - 1)
+}
+
+func (t *valueTables) key(k string) int32 {
+	if i, ok := t.keyIndex[k]; ok {
+		return i
+	}
+	if t.keyIndex == nil {
+		t.keyIndex = map[string]int32{}
+	}
+	t.keys = append(t.keys, k)
+	t.keyHash = append(t.keyHash, hashString(k))
+	t.keyIndex[k] = int32(len(t.keys) - 1)
+	return int32(len(t.keys) - 1)
+}
+
+// compileValues prepares every alternative's value for the arena.
+func (g *Grammar) compileValues() {
+	t := &g.vt
+	t.lit(nil) // nilLit
+	for _, a := range g.alts {
+		a.textLit = t.lit(a.text)
+		if a.implicit == implicitExplicit {
+			a.vx = compileVexpr(a.value, a.vars, t)
+		}
+	}
+	t.keyIndex = nil
+}
+
+// compileVexpr compiles x, or returns nil when it uses more than the
+// arena supports.
+func compileVexpr(x ValueExpr, vars map[string]int, t *valueTables) *vexpr {
+	switch x := x.(type) {
+	case *LitValue:
+		if x.Value == Undefined {
+			return &vexpr{kind: vkUndef}
+		}
+		return &vexpr{kind: vkLit, lit: t.lit(x.Value)}
+	case *VarValue:
+		s, ok := vars[x.Name]
+		if !ok {
+			return nil
+		}
+		return &vexpr{kind: vkVar, slot: int32(s)}
+	case *ObjectValue:
+		v := &vexpr{kind: vkObj}
+		seen := map[string]bool{}
+		for _, p := range x.Props {
+			if p.Spread || seen[p.Key] {
+				return nil
+			}
+			seen[p.Key] = true
+			k := compileVexpr(p.Value, vars, t)
+			if k == nil {
+				return nil
+			}
+			v.keys = append(v.keys, t.key(p.Key))
+			v.kids = append(v.kids, k)
+		}
+		return v
+	case *ArrayValue:
+		v := &vexpr{kind: vkArr}
+		for i, el := range x.Elems {
+			if x.Spread[i] {
+				return nil
+			}
+			k := compileVexpr(el, vars, t)
+			if k == nil {
+				return nil
+			}
+			v.kids = append(v.kids, k)
+		}
+		return v
+	}
+	return nil
+}
+
+// nkind is the kind of an arena node.
+type nkind uint8
+
+const (
+	nUndef nkind = iota // Undefined
+	nLit                // Grammar.vt.lits[a]
+	nVal                // matcher.vals[a], a value the evaluator built
+	nStr                // the input's text a:b
+	nNum                // num
+	nObj                // properties matcher.kids[a:a+b]
+	nArr                // elements matcher.kids[a:a+b]
+)
+
+// node is a value in the arena.
+type node struct {
+	kind nkind
+	a, b int32
+	num  float64
+}
+
+// kid is a property (key id and node) or an element (node) of a node.
+type kid struct {
+	key, n int32
+}
+
+// The first two nodes of every match's arena.
+const (
+	undefNode int32 = 0
+	nilNode   int32 = 1
+)
+
+// nval is a value in the arena with the stats of what built it and its
+// hash (equal to hashValue of the plain value it stands for).
+type nval struct {
+	n  int32
+	st stats
+	h  uint64
+}
+
+var (
+	hashUndefined = hashValue(Undefined)
+	hashNil       = hashValue(nil)
+)
+
+// undefNval is the value of a variable that was not bound.
+var undefNval = nval{n: undefNode, h: hashUndefined}
+
+// resetArena empties the arena for a new match.
+func (m *matcher) resetArena() {
+	m.nodes = append(m.nodes[:0], node{kind: nUndef}, node{kind: nLit, a: 0})
+	m.kids = m.kids[:0]
+	clear(m.vals)
+	m.vals = m.vals[:0]
+}
+
+func (m *matcher) newNode(nd node) int32 {
+	m.nodes = append(m.nodes, nd)
+	return int32(len(m.nodes) - 1)
+}
+
+// valNode puts a value the evaluator built in the arena.
+func (m *matcher) valNode(v any) int32 {
+	if v == Undefined {
+		return undefNode
+	}
+	m.vals = append(m.vals, v)
+	return m.newNode(node{kind: nVal, a: int32(len(m.vals) - 1)})
+}
+
+// evalNode evaluates a compiled value expression over slots, adding the
+// stats of the variables it reads to st.
+func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
+	switch x.kind {
+	case vkLit:
+		return nval{n: m.newNode(node{kind: nLit, a: x.lit}), h: m.g.vt.litHash[x.lit]}
+	case vkVar:
+		s := slots[x.slot]
+		*st = st.add(s.st)
+		return s
+	case vkObj:
+		// Reserve the properties first: nested values append after them.
+		start := len(m.kids)
+		m.kids = append(m.kids, make([]kid, len(x.kids))...)
+		sum, n := uint64(0), 0
+		for i, k := range x.kids {
+			v := m.evalNode(k, slots, st)
+			if m.nodes[v.n].kind == nUndef { // JSON.stringify drops undefined properties
+				continue
+			}
+			key := x.keys[i]
+			m.kids[start+n] = kid{key: key, n: v.n}
+			sum += mix64(m.g.vt.keyHash[key]*31 ^ v.h)
+			n++
+		}
+		return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), h: mix64(objectSeed + sum)}
+	case vkArr:
+		start := len(m.kids)
+		m.kids = append(m.kids, make([]kid, len(x.kids))...)
+		h := uint64(arraySeed)
+		for i, k := range x.kids {
+			v := m.evalNode(k, slots, st)
+			if m.nodes[v.n].kind == nUndef { // and writes undefined elements as null
+				v.n, v.h = nilNode, hashNil
+			}
+			m.kids[start+i] = kid{n: v.n}
+			h = (h ^ v.h) * hashPrime
+		}
+		return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(x.kids))}), h: mix64(h)}
+	}
+	return undefNval
+}
+
+// mat turns an arena value into a plain Go value.
+func (m *matcher) mat(n int32) any {
+	nd := m.nodes[n]
+	switch nd.kind {
+	case nLit:
+		return m.g.vt.lits[nd.a]
+	case nVal:
+		return m.vals[nd.a]
+	case nStr:
+		return m.in[nd.a:nd.b]
+	case nNum:
+		return nd.num
+	case nObj:
+		obj := make(map[string]any, nd.b)
+		for _, k := range m.kids[nd.a : nd.a+nd.b] {
+			obj[m.g.vt.keys[k.key]] = m.mat(k.n)
+		}
+		return obj
+	case nArr:
+		arr := make([]any, nd.b)
+		for i, k := range m.kids[nd.a : nd.a+nd.b] {
+			arr[i] = m.mat(k.n)
+		}
+		return arr
+	}
+	return Undefined
+}
+
+// eqNV reports whether arena value n equals plain value v (equalValue).
+func (m *matcher) eqNV(n int32, v any) bool {
+	nd := m.nodes[n]
+	switch nd.kind {
+	case nUndef:
+		return v == Undefined
+	case nLit:
+		return equalValue(m.g.vt.lits[nd.a], v)
+	case nVal:
+		return equalValue(m.vals[nd.a], v)
+	case nStr:
+		s, ok := v.(string)
+		return ok && s == m.in[nd.a:nd.b]
+	case nNum:
+		f, ok := v.(float64)
+		return ok && (nd.num == f || math.IsNaN(nd.num) && math.IsNaN(f))
+	case nObj:
+		mv, ok := v.(map[string]any)
+		if !ok || len(mv) != int(nd.b) {
+			return false
+		}
+		for _, k := range m.kids[nd.a : nd.a+nd.b] {
+			x, ok := mv[m.g.vt.keys[k.key]]
+			if !ok || !m.eqNV(k.n, x) {
+				return false
+			}
+		}
+		return true
+	case nArr:
+		av, ok := v.([]any)
+		if !ok || len(av) != int(nd.b) {
+			return false
+		}
+		for i, k := range m.kids[nd.a : nd.a+nd.b] {
+			if !m.eqNV(k.n, av[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// eqNN reports whether two arena values are equal (equalValue).
+func (m *matcher) eqNN(a, b int32) bool {
+	na, nb := m.nodes[a], m.nodes[b]
+	if na.kind == nb.kind {
+		switch na.kind {
+		case nStr:
+			return m.in[na.a:na.b] == m.in[nb.a:nb.b]
+		case nNum:
+			return na.num == nb.num || math.IsNaN(na.num) && math.IsNaN(nb.num)
+		case nObj:
+			if na.b != nb.b {
+				return false
+			}
+			kb := m.kids[nb.a : nb.a+nb.b]
+		props:
+			for _, k := range m.kids[na.a : na.a+na.b] {
+				for _, k2 := range kb {
+					if k2.key == k.key {
+						if !m.eqNN(k.n, k2.n) {
+							return false
+						}
+						continue props
+					}
+				}
+				return false
+			}
+			return true
+		case nArr:
+			if na.b != nb.b {
+				return false
+			}
+			for i := int32(0); i < na.b; i++ {
+				if !m.eqNN(m.kids[na.a+i].n, m.kids[nb.a+i].n) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return m.eqNV(a, m.mat(b))
+}

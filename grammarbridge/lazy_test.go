@@ -1,0 +1,153 @@
+package grammarbridge
+
+import (
+	"os"
+	"testing"
+)
+
+// plainBuild builds a trail's value directly as plain Go values with the
+// evaluator, as the matcher did before the arena: the reference the arena
+// is checked against.
+func plainBuild(m *matcher, trail []event) slotVal {
+	type pframe struct {
+		alt        *calt
+		parentSlot int32
+		slots      []slotVal
+		last       slotVal
+	}
+	undef := slotVal{v: Undefined, h: hashValue(Undefined)}
+	var stack []*pframe
+	var out slotVal
+	for _, ev := range trail {
+		switch ev.kind {
+		case evBegin:
+			a := m.g.alts[ev.alt]
+			f := &pframe{alt: a, parentSlot: ev.slot, last: undef, slots: make([]slotVal, a.nslots)}
+			for i := range f.slots {
+				f.slots[i] = undef
+			}
+			stack = append(stack, f)
+		case evWild:
+			s := m.in[ev.a:ev.b]
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: stats{1, utf16Len(s)}, h: hashValue(s)}
+		case evNum:
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: stats{1, 0}, h: hashValue(ev.num)}
+		case evEnd:
+			f := stack[len(stack)-1]
+			var v slotVal
+			switch f.alt.implicit {
+			case implicitExplicit:
+				e := evaluator{slots: f.slots, vars: f.alt.vars}
+				v.v = e.eval(f.alt.value)
+				v.st, v.h = e.st, hashValue(v.v)
+			case implicitSlot:
+				v = f.slots[0]
+			case implicitText:
+				v = slotVal{v: f.alt.text, st: stats{1, 0}, h: hashValue(f.alt.text)}
+			case implicitChild:
+				v = f.last
+			default:
+				v = undef
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				out = v
+				break
+			}
+			p := stack[len(stack)-1]
+			p.last = v
+			if f.parentSlot >= 0 {
+				p.slots[f.parentSlot] = v
+			}
+		}
+	}
+	return out
+}
+
+// checkArena returns a record hook that compares every parse's arena value
+// (materialised, its hash and stats, and the arena's equality with the
+// plain value) with plainBuild's.
+func checkArena(t *testing.T, count *int) func(*matcher) {
+	return func(m *matcher) {
+		*count++
+		trail := m.tbuf[:m.tn]
+		want := plainBuild(m, trail)
+		mark, kmark, vmark := len(m.nodes), len(m.kids), len(m.vals)
+		got := m.build(trail)
+		gv := m.mat(got.n)
+		if !equalValue(gv, want.v) || got.h != want.h || got.st != want.st {
+			t.Errorf("%q: arena value %s (hash %x, %v), evaluator %s (hash %x, %v)",
+				m.in, Canonical(gv), got.h, got.st, Canonical(want.v), want.h, want.st)
+		}
+		if !m.eqNV(got.n, want.v) {
+			t.Errorf("%q: eqNV says %s differs from itself", m.in, Canonical(want.v))
+		}
+		again := m.build(trail)
+		if !m.eqNN(got.n, again.n) {
+			t.Errorf("%q: eqNN says %s differs from itself", m.in, Canonical(want.v))
+		}
+		m.nodes, m.kids, m.vals = m.nodes[:mark], m.kids[:kmark], m.vals[:vmark]
+	}
+}
+
+// TestArenaValues checks the value arena against the evaluator on every
+// parse of the fixtures and, when present, of the shared data's cases.
+func TestArenaValues(t *testing.T) {
+	n := 0
+	hook := checkArena(t, &n)
+	g, err := Compile(FSLoader{os.DirFS("testdata")}, "values.agr", Options{recordHook: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{"sum 5 and 3", "sum 1.5 and 2", "opt end", "opt thing end", "lit", "nest abc", "spread q"} {
+		if _, err := g.Match(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := `<Start> = a $(x:wildcard)? b $(y:number)? -> { x, y, z: [x, y, undefined], w: { x, k: "c" } }
+	        | a $(x:wildcard) b $(y:number)? -> { x, y, z: [x, y, undefined], w: { x, k: "c" } }
+	        | $(x:wildcard) -> [x, x];`
+	g2 := mustCompile(t, src, Options{recordHook: hook})
+	for _, in := range []string{"a b", "a q b", "a q b 2", "a b 3", "zz", "a b b 1"} {
+		if _, err := g2.Match(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("only %d parses checked", n)
+	}
+	dir := os.Getenv("DIALECT_DATA")
+	if dir == "" {
+		dir = "../../shared/data"
+	}
+	if _, err := os.Stat(dir + "/agr/cases"); err != nil {
+		return
+	}
+	dir = dataDir(t)
+	for _, name := range caseGrammars(t, dir) {
+		g := compileData(t, dir, name, Options{recordHook: hook})
+		for _, c := range readRefCases(t, dir, name) {
+			if _, err := g.Match(c.Input); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d parses checked", n)
+}
+
+// TestArenaDedup checks that parses giving equal values, some through the
+// arena and some through the evaluator, collapse into one match.
+func TestArenaDedup(t *testing.T) {
+	src := `<Start> = play $(x:wildcard) -> { a: x, b: [1, x] }
+	        | play $(x:wildcard) -> { b: [1, x], a: x }
+	        | play $(x:wildcard) -> { ...{ a: x }, b: [1, x] }
+	        | play $(x:word) -> { b: [1, x], a: x, c: undefined };`
+	g := mustCompile(t, src, Options{})
+	ms, err := g.Match("play song")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || Canonical(ms[0].Value) != `{"a":"song","b":[1,"song"]}` {
+		t.Fatalf("got %d matches: %+v", len(ms), ms)
+	}
+}
