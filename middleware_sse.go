@@ -34,11 +34,14 @@ type sseBody struct {
 	shown  bytes.Buffer   // the filter's output for the current delta
 
 	buf     []byte // read buffer
+	rest    []byte // of buf, not yet fed
+	upErr   error  // the upstream's error that came with rest
 	pending []byte // the current event's raw lines, held until its blank line
 	line    []byte // the current line, not yet ended
 	data    []byte // the current event's data
 	out     []byte // ready for the client, from outOff on
 	outOff  int    // how much of out the client has read
+	handed  int64  // bytes the client has read
 	offset  int64  // bytes read from the upstream
 	evStart int64  // offset of the current event
 
@@ -68,13 +71,31 @@ func (m *middleware) newSSEBody(ctx context.Context, up io.ReadCloser, c Complet
 	return b
 }
 
-// Read hands on whole events as they arrive.
+// Read hands on whole events as they arrive: it returns as soon as one
+// event is ready, leaving the rest of what it read from the upstream for
+// the next call, so that the first event never waits for the parsing of
+// those behind it.
 func (b *sseBody) Read(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for len(b.out) == b.outOff {
 		if b.closed {
 			return 0, errors.New("dialect: read on closed response body")
+		}
+		if len(b.rest) > 0 {
+			b.rest = b.feed(b.rest)
+			continue
+		}
+		if b.upErr != nil {
+			err := b.upErr
+			b.upErr = nil
+			if err == io.EOF {
+				b.atEOF()
+			} else {
+				b.err = err
+				b.incomplete(err)
+			}
+			continue
 		}
 		if b.err != nil {
 			return 0, b.err
@@ -87,20 +108,11 @@ func (b *sseBody) Read(p []byte) (int, error) {
 		b.mu.Unlock()
 		n, err := b.up.Read(b.buf)
 		b.mu.Lock()
-		if b.closed {
-			return 0, errors.New("dialect: read on closed response body")
-		}
-		b.feed(b.buf[:n])
-		switch {
-		case err == io.EOF:
-			b.atEOF()
-		case err != nil:
-			b.err = err
-			b.incomplete(err)
-		}
+		b.rest, b.upErr = b.buf[:n], err
 	}
 	n := copy(p, b.out[b.outOff:])
 	b.outOff += n
+	b.handed += int64(n)
 	if b.outOff == len(b.out) {
 		b.out, b.outOff = b.out[:0], 0 // drained: reuse the buffer
 	}
@@ -127,9 +139,17 @@ func (b *sseBody) Close() error {
 	return err
 }
 
-// feed splits p into lines and events.
-func (b *sseBody) feed(p []byte) {
-	for len(p) > 0 {
+// batch is how much feed prepares from input already read before
+// returning, once the first event has gone: the events that came in one
+// upstream read go out in one write rather than one write (and, in a
+// proxy, one flush) each.
+const batch = 4 << 10
+
+// feed splits p into lines and events until an event is ready for the
+// client — the first one alone, later ones up to batch bytes — and
+// returns the rest of p.
+func (b *sseBody) feed(p []byte) []byte {
+	for len(p) > 0 && (len(b.out) == b.outOff || (b.handed > 0 && len(b.out)-b.outOff < batch)) {
 		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
 			b.line = append(b.line, p...)
@@ -137,7 +157,7 @@ func (b *sseBody) feed(p []byte) {
 			if len(b.pending)+len(b.line) > b.m.opt.maxEvent {
 				b.overflow()
 			}
-			return
+			return nil
 		}
 		b.line = append(b.line, p[:i+1]...)
 		b.offset += int64(i + 1)
@@ -147,6 +167,7 @@ func (b *sseBody) feed(p []byte) {
 			b.overflow()
 		}
 	}
+	return p
 }
 
 // overflow gives up on an event too large to hold: what is held goes out

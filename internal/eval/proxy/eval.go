@@ -30,6 +30,7 @@ type config struct {
 	Concurrency int           // workers in a load run
 	MaxDuration time.Duration // a load run stops here even if unfinished
 	Piece       int           // bytes of answer per SSE event
+	Pause       time.Duration // for TTFB: the upstream's pause after the first event
 	DB          string        // SQLite file of the runtime
 	NoLog       bool          // [store] log_messages = false
 }
@@ -116,6 +117,12 @@ func upstream(piece int) http.Handler {
 		fl := w.(http.Flusher)
 		io.WriteString(w, "data: "+head+`"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`+"\n\n")
 		fl.Flush()
+		// A pause after the first event, as a model takes between tokens:
+		// the first byte is then measured alone, not while every path
+		// also pumps the rest of the answer through the same two cores.
+		if d, err := time.ParseDuration(r.Header.Get("X-Eval-Pause")); err == nil {
+			time.Sleep(d)
+		}
 		var b bytes.Buffer
 		for i := 0; i < len(text); i += piece {
 			c, _ := json.Marshal(text[i:min(i+piece, len(text))])
@@ -158,8 +165,11 @@ func request(ctx context.Context, base, text string, stream bool) *http.Request 
 
 // ttfb sends one streaming request and returns the time to the first
 // byte of the body and the time to the end.
-func ttfb(c *http.Client, base, text string) (first, total time.Duration, n int64, err error) {
+func ttfb(c *http.Client, base, text string, pause time.Duration) (first, total time.Duration, n int64, err error) {
 	req := request(context.Background(), base, text, true)
+	if pause > 0 {
+		req.Header.Set("X-Eval-Pause", pause.String())
+	}
 	t0 := time.Now()
 	resp, err := c.Do(req)
 	if err != nil {
@@ -254,11 +264,18 @@ func run(ctx context.Context, cfg config) (*report, error) {
 		text := cfg.Messages[i%len(cfg.Messages)]
 		for k := range paths {
 			p := paths[(i+k)%len(paths)]
-			f, _, _, err := ttfb(p.c, p.base, text)
+			f, _, _, err := ttfb(p.c, p.base, text, 0)
 			if err != nil {
 				return nil, fmt.Errorf("ttfb %s: %w", p.name, err)
 			}
 			firsts[p.name] = append(firsts[p.name], f)
+			if cfg.Pause > 0 {
+				f, _, _, err := ttfb(p.c, p.base, text, cfg.Pause)
+				if err != nil {
+					return nil, fmt.Errorf("ttfb %s: %w", p.name, err)
+				}
+				firsts[p.name+"/paced"] = append(firsts[p.name+"/paced"], f)
+			}
 		}
 	}
 	for name, ds := range firsts {
@@ -332,15 +349,25 @@ func load(ctx context.Context, name string, c *http.Client, base string, stream 
 
 // print writes the report as a table.
 func (r *report) print(w io.Writer) {
-	fmt.Fprintf(w, "messages: %d\n\ntime to first byte (streaming), %d samples per path, interleaved:\n", r.Messages, r.TTFB["direct"].N)
-	d, bare := r.TTFB["direct"], r.TTFB["bare-proxy"]
-	for _, name := range []string{"direct", "middleware", "bare-proxy", "proxy"} {
-		s := r.TTFB[name]
-		fmt.Fprintf(w, "  %-10s p50 %9s  p90 %9s  p99 %9s  added p50 vs direct %9s", name, s.P50, s.P90, s.P99, s.P50-d.P50)
-		if name == "proxy" {
-			fmt.Fprintf(w, ", vs bare proxy %s (the dialect's part)", s.P50-bare.P50)
+	fmt.Fprintf(w, "messages: %d\n", r.Messages)
+	for _, suffix := range []string{"", "/paced"} {
+		d, bare := r.TTFB["direct"+suffix], r.TTFB["bare-proxy"+suffix]
+		if d.N == 0 {
+			continue
 		}
-		fmt.Fprintln(w)
+		how := "the upstream streams the whole answer at once"
+		if suffix != "" {
+			how = "the upstream pauses after the first event, as a model does"
+		}
+		fmt.Fprintf(w, "\ntime to first byte (streaming), %d samples per path, interleaved; %s:\n", d.N, how)
+		for _, name := range []string{"direct", "middleware", "bare-proxy", "proxy"} {
+			s := r.TTFB[name+suffix]
+			fmt.Fprintf(w, "  %-10s p50 %9s  p90 %9s  p99 %9s  added p50 vs direct %9s", name, s.P50, s.P90, s.P99, s.P50-d.P50)
+			if name == "proxy" {
+				fmt.Fprintf(w, ", vs bare proxy %s (the dialect's part)", s.P50-bare.P50)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	fmt.Fprintf(w, "\nload (loopback, whole responses read):\n")
 	byName := map[string]loadResult{}

@@ -18,12 +18,12 @@ func TestEvalSmall(t *testing.T) {
 	}
 	rep, err := run(context.Background(), config{
 		Messages: msgs, TTFBSamples: 6, Requests: 24, Concurrency: 3,
-		MaxDuration: time.Minute, Piece: 7, DB: filepath.Join(t.TempDir(), "e.db"),
+		MaxDuration: time.Minute, Piece: 7, Pause: time.Millisecond, DB: filepath.Join(t.TempDir(), "e.db"),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"direct", "middleware", "bare-proxy", "proxy"} {
+	for _, p := range []string{"direct", "middleware", "bare-proxy", "proxy", "direct/paced", "proxy/paced"} {
 		if s := rep.TTFB[p]; s.N != 6 || s.P50 <= 0 || s.P50 > s.P99 {
 			t.Errorf("ttfb %s: %+v", p, s)
 		}
@@ -44,7 +44,7 @@ func TestEvalSmall(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.print(&out)
-	for _, want := range []string{"added p50", "proxy/sse", "proxy/json", "vs bare-proxy: throughput x"} {
+	for _, want := range []string{"added p50", "pauses after the first event", "proxy/sse", "proxy/json", "vs bare-proxy: throughput x"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}

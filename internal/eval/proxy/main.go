@@ -1,7 +1,7 @@
 // Command proxy measures what the dialect middleware and proxy add to an
 // OpenAI-compatible call (issue 9), on loopback only:
 //
-//	go run ./internal/eval/proxy [-data ../shared/data] [-n 2000] [-c 8] [-ttfb 300] [-no-log]
+//	go run ./internal/eval/proxy [-data ../shared/data] [-n 2000] [-c 8] [-ttfb 300] [-pause 2ms] [-no-log]
 //
 // It starts a local upstream that streams answers with no delay, puts the
 // middleware (dialect.Transport) and the proxy (dialect.NewProxy) in front
@@ -36,6 +36,7 @@ func main() {
 	maxDur := flag.Duration("max", 20*time.Second, "time limit of one load run")
 	msgs := flag.Int("messages", 400, "answers read from the data")
 	piece := flag.Int("piece", 16, "bytes of answer per SSE event")
+	pause := flag.Duration("pause", 2*time.Millisecond, "for TTFB, also measure with the upstream pausing this long after the first event (0: not)")
 	noLog := flag.Bool("no-log", false, "run with [store] log_messages = false (no message written to SQLite)")
 	flag.Parse()
 
@@ -57,7 +58,7 @@ func main() {
 	fmt.Printf("answers from %s\n", src)
 	rep, err := run(context.Background(), config{
 		Messages: messages, TTFBSamples: *samples, Requests: *n, Concurrency: *c,
-		MaxDuration: *maxDur, Piece: *piece, DB: filepath.Join(dir, "eval.db"), NoLog: *noLog,
+		MaxDuration: *maxDur, Piece: *piece, DB: filepath.Join(dir, "eval.db"), NoLog: *noLog, Pause: *pause,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "proxy eval:", err)
