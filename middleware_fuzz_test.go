@@ -27,15 +27,15 @@ func FuzzMiddlewareSSE(f *testing.F) {
 		if len(body) > 1 {
 			cuts = []int{1 + int(cut)%(len(body)-1)}
 		}
-		var whole, split collector
+		var whole, split mwCollector
 		a := roundTripStream(t, Transport(rt, sseUpstream{body: body}, OnCompletion(whole.add)))
 		b := roundTripStream(t, Transport(rt, sseUpstream{body: body, cuts: cuts}, OnCompletion(split.add)))
 		if !bytes.Equal(a, body) || !bytes.Equal(b, body) {
 			t.Fatalf("client read\n%q\n%q\nwant\n%q", a, b, body)
 		}
 		ca, cb := whole.one(t), split.one(t)
-		if ca.Text != cb.Text || (ca.Err == nil) != (cb.Err == nil) || summary(ca.Results) != summary(cb.Results) {
-			t.Fatalf("cut at %v: %q %v %s\nwhole: %q %v %s", cuts, cb.Text, cb.Err, summary(cb.Results), ca.Text, ca.Err, summary(ca.Results))
+		if ca.Text != cb.Text || (ca.Err == nil) != (cb.Err == nil) || mwSummary(ca.Results) != mwSummary(cb.Results) {
+			t.Fatalf("cut at %v: %q %v %s\nwhole: %q %v %s", cuts, cb.Text, cb.Err, mwSummary(cb.Results), ca.Text, ca.Err, mwSummary(ca.Results))
 		}
 	})
 }

@@ -34,26 +34,26 @@ const (
 		"Actually, never mind the notes.\n"
 )
 
-// collector gathers the Completions the middleware delivers.
-type collector struct {
+// mwCollector gathers the Completions the middleware delivers.
+type mwCollector struct {
 	mu sync.Mutex
 	cs []Completion
 }
 
-func (c *collector) add(x Completion) {
+func (c *mwCollector) add(x Completion) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cs = append(c.cs, x)
 }
 
-func (c *collector) all() []Completion {
+func (c *mwCollector) all() []Completion {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]Completion(nil), c.cs...)
 }
 
 // one waits for exactly one Completion.
-func (c *collector) one(t *testing.T) Completion {
+func (c *mwCollector) one(t *testing.T) Completion {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
@@ -69,10 +69,10 @@ func (c *collector) one(t *testing.T) Completion {
 	return Completion{}
 }
 
-// summary is what must not depend on transport or chunking: each result's
+// mwSummary is what must not depend on transport or chunking: each result's
 // verb, token, line, status and code (outputs may differ with the state
 // earlier runs left in the store).
-func summary(rs []Result) string {
+func mwSummary(rs []Result) string {
 	var b strings.Builder
 	for _, r := range rs {
 		fmt.Fprintf(&b, "%d:%s/%s:%s:%s:%s;", r.Line, r.Token, r.Verb, r.Status, r.Code, r.Reason)
@@ -80,9 +80,9 @@ func summary(rs []Result) string {
 	return b.String()
 }
 
-// want runs text on a fresh runtime: the reference the middleware's
+// mwWant runs text on a fresh runtime: the reference the middleware's
 // results are compared with.
-func want(t *testing.T, text string) []Result {
+func mwWant(t *testing.T, text string) []Result {
 	t.Helper()
 	res, err := openRuntime(t, "").Run(context.Background(), Message{Text: text})
 	if err != nil {
@@ -91,7 +91,7 @@ func want(t *testing.T, text string) []Result {
 	return res
 }
 
-func newClient(base string, rt http.RoundTripper, opts ...option.RequestOption) openai.Client {
+func mwClient(base string, rt http.RoundTripper, opts ...option.RequestOption) openai.Client {
 	opts = append([]option.RequestOption{
 		option.WithBaseURL(base), option.WithAPIKey("test-key"), option.WithMaxRetries(0),
 		option.WithHTTPClient(&http.Client{Transport: rt}),
@@ -99,16 +99,16 @@ func newClient(base string, rt http.RoundTripper, opts ...option.RequestOption) 
 	return openai.NewClient(opts...)
 }
 
-func params(model, text string) openai.ChatCompletionNewParams {
+func mwParams(model, text string) openai.ChatCompletionNewParams {
 	return openai.ChatCompletionNewParams{
 		Model:    model,
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(text)},
 	}
 }
 
-// readStream reads a whole streamed completion, returning the content and
+// mwReadStream reads a whole streamed completion, returning the content and
 // the last chunk seen.
-func readStream(t *testing.T, s interface {
+func mwReadStream(t *testing.T, s interface {
 	Next() bool
 	Current() openai.ChatCompletionChunk
 	Err() error
@@ -132,11 +132,11 @@ func readStream(t *testing.T, s interface {
 func TestMiddlewareJSON(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
-	client := newClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add)))
+	var col mwCollector
+	client := mwClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add)))
 	ctx := WithMeta(context.Background(), Meta{Agent: "scout", Session: "s1"})
 	var resp *http.Response
-	got, err := client.Chat.Completions.New(ctx, params("m1", msgActions), option.WithResponseInto(&resp))
+	got, err := client.Chat.Completions.New(ctx, mwParams("m1", msgActions), option.WithResponseInto(&resp))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,9 +150,9 @@ func TestMiddlewareJSON(t *testing.T) {
 	if c.Meta != (Meta{Agent: "scout", Model: "m1", Session: "s1"}) {
 		t.Errorf("meta %+v", c.Meta)
 	}
-	ref := want(t, msgActions)
-	if summary(c.Results) != summary(ref) || len(ref) != 3 {
-		t.Errorf("results\n got  %s\n want %s", summary(c.Results), summary(ref))
+	ref := mwWant(t, msgActions)
+	if mwSummary(c.Results) != mwSummary(ref) || len(ref) != 3 {
+		t.Errorf("results\n got  %s\n want %s", mwSummary(c.Results), mwSummary(ref))
 	}
 	if c.Results[1].Status != StatusOK || c.Results[1].Output != ref[1].Output {
 		t.Errorf("the append did not run like Run: %+v", c.Results[1])
@@ -161,8 +161,8 @@ func TestMiddlewareJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(resp.Header.Get(HeaderResults)), &hdr); err != nil {
 		t.Fatalf("%s: %v", HeaderResults, err)
 	}
-	if summary(hdr) != summary(c.Results) || hdr[1].Output != c.Results[1].Output {
-		t.Errorf("header %s, want %s", summary(hdr), summary(c.Results))
+	if mwSummary(hdr) != mwSummary(c.Results) || hdr[1].Output != c.Results[1].Output {
+		t.Errorf("header %s, want %s", mwSummary(hdr), mwSummary(c.Results))
 	}
 	// The append ran once: the block holds the line.
 	res := run(t, rt, "ok\n/recall notes\n")
@@ -174,10 +174,10 @@ func TestMiddlewareJSON(t *testing.T) {
 func TestMiddlewareJSONHeaderIsASCII(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	client := newClient(up.URL+"/v1/", Transport(rt, nil))
+	client := mwClient(up.URL+"/v1/", Transport(rt, nil))
 	var resp *http.Response
 	text := "Gardé.\n/recall notes + \"échéance vendredi 🎯\"\n"
-	if _, err := client.Chat.Completions.New(context.Background(), params("m1", text), option.WithResponseInto(&resp)); err != nil {
+	if _, err := client.Chat.Completions.New(context.Background(), mwParams("m1", text), option.WithResponseInto(&resp)); err != nil {
 		t.Fatal(err)
 	}
 	h := resp.Header.Get(HeaderResults)
@@ -201,10 +201,10 @@ func TestMiddlewareSSE(t *testing.T) {
 		t.Run(model, func(t *testing.T) {
 			up := newFakeUpstream(t)
 			rt := openRuntime(t, "")
-			var col collector
-			client := newClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add), DefaultMeta(Meta{Agent: "scout"})))
-			s := client.Chat.Completions.NewStreaming(context.Background(), params(model, msgActions))
-			text, chunks := readStream(t, s)
+			var col mwCollector
+			client := mwClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add), DefaultMeta(Meta{Agent: "scout"})))
+			s := client.Chat.Completions.NewStreaming(context.Background(), mwParams(model, msgActions))
+			text, chunks := mwReadStream(t, s)
 			if text != msgActions {
 				t.Errorf("streamed text %q", text)
 			}
@@ -218,8 +218,8 @@ func TestMiddlewareSSE(t *testing.T) {
 			if c.Err != nil || !c.Streamed || c.Text != msgActions || c.Meta.Agent != "scout" || c.Meta.Model != model {
 				t.Fatalf("completion %+v", c)
 			}
-			if summary(c.Results) != summary(want(t, msgActions)) {
-				t.Errorf("results %s", summary(c.Results))
+			if mwSummary(c.Results) != mwSummary(mwWant(t, msgActions)) {
+				t.Errorf("results %s", mwSummary(c.Results))
 			}
 			for _, ch := range chunks {
 				if _, ok := ch.JSON.ExtraFields["dialect"]; ok {
@@ -233,9 +233,9 @@ func TestMiddlewareSSE(t *testing.T) {
 func TestMiddlewareSSEResultsEvent(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
-	client := newClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add), ResultsEvent()))
-	s := client.Chat.Completions.NewStreaming(context.Background(), params("m1", msgActions))
+	var col mwCollector
+	client := mwClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add), ResultsEvent()))
+	s := client.Chat.Completions.NewStreaming(context.Background(), mwParams("m1", msgActions))
 	acc := openai.ChatCompletionAccumulator{}
 	var last openai.ChatCompletionChunk
 	for s.Next() {
@@ -260,8 +260,8 @@ func TestMiddlewareSSEResultsEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := col.one(t)
-	if len(ev.Dialect.Results) != 3 || summary(ev.Dialect.Results) != summary(c.Results) {
-		t.Errorf("event %s, completion %s", summary(ev.Dialect.Results), summary(c.Results))
+	if len(ev.Dialect.Results) != 3 || mwSummary(ev.Dialect.Results) != mwSummary(c.Results) {
+		t.Errorf("event %s, completion %s", mwSummary(ev.Dialect.Results), mwSummary(c.Results))
 	}
 	if last.ID != "chatcmpl-1" || last.Model != "m1" {
 		t.Errorf("results event head: %s", last.RawJSON())
@@ -331,7 +331,7 @@ func TestMiddlewareSSEEveryCut(t *testing.T) {
 	text := msgHidden + "/recall notes + \"x\"\n"
 	body := compactSSE(text)
 	rt := openRuntime(t, "")
-	ref := summary(want(t, text))
+	ref := mwSummary(mwWant(t, text))
 	for _, hide := range []bool{false, true} {
 		var wantBody []byte
 		// Every boundary; a sample of them (every 5th, and the first and
@@ -352,7 +352,7 @@ func TestMiddlewareSSEEveryCut(t *testing.T) {
 		}
 		cutsList = append(cutsList, every, nil)
 		for _, cuts := range cutsList {
-			var col collector
+			var col mwCollector
 			opts := []MiddlewareOption{OnCompletion(col.add)}
 			if hide {
 				opts = append(opts, HideActions())
@@ -367,8 +367,8 @@ func TestMiddlewareSSEEveryCut(t *testing.T) {
 				t.Fatalf("hide=%v cuts %v: body\n%s\nwant\n%s", hide, cuts[:min(len(cuts), 3)], got, wantBody)
 			}
 			c := col.one(t)
-			if c.Err != nil || c.Text != text || summary(c.Results) != ref {
-				t.Fatalf("hide=%v cuts %v: %v %q %s, want %s", hide, cuts[:min(len(cuts), 3)], c.Err, c.Text, summary(c.Results), ref)
+			if c.Err != nil || c.Text != text || mwSummary(c.Results) != ref {
+				t.Fatalf("hide=%v cuts %v: %v %q %s, want %s", hide, cuts[:min(len(cuts), 3)], c.Err, c.Text, mwSummary(c.Results), ref)
 			}
 		}
 		if hide {
@@ -431,17 +431,17 @@ func contentOf(t *testing.T, body []byte) string {
 func TestMiddlewareHideActionsClient(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
-	client := newClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add), HideActions()))
-	s := client.Chat.Completions.NewStreaming(context.Background(), params("bytes", msgHidden))
-	text, _ := readStream(t, s)
+	var col mwCollector
+	client := mwClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add), HideActions()))
+	s := client.Chat.Completions.NewStreaming(context.Background(), mwParams("bytes", msgHidden))
+	text, _ := mwReadStream(t, s)
 	if text != "Here is the plan.\nActually, never mind the notes.\n" {
 		t.Errorf("client saw %q", text)
 	}
-	if c := col.one(t); c.Text != msgHidden || summary(c.Results) != summary(want(t, msgHidden)) {
-		t.Errorf("completion %q %s", c.Text, summary(c.Results))
+	if c := col.one(t); c.Text != msgHidden || mwSummary(c.Results) != mwSummary(mwWant(t, msgHidden)) {
+		t.Errorf("completion %q %s", c.Text, mwSummary(c.Results))
 	}
-	got, err := client.Chat.Completions.New(context.Background(), params("m1", msgHidden))
+	got, err := client.Chat.Completions.New(context.Background(), mwParams("m1", msgHidden))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,12 +453,12 @@ func TestMiddlewareHideActionsClient(t *testing.T) {
 func TestMiddlewareClientCancels(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
-	client := newClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add)))
+	var col mwCollector
+	client := mwClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add)))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// The first two words complete an action line: nothing may run.
-	s := client.Chat.Completions.NewStreaming(ctx, params("hang", "/recall notes + \"secret\"\nand then more"))
+	s := client.Chat.Completions.NewStreaming(ctx, mwParams("hang", "/recall notes + \"secret\"\nand then more"))
 	n := 0
 	for s.Next() {
 		n++
@@ -488,7 +488,7 @@ func TestMiddlewareUpstreamErrors(t *testing.T) {
 	rt := openRuntime(t, "")
 	for _, code := range []int{400, 401, 429, 500, 503} {
 		for _, stream := range []bool{false, true} {
-			var col collector
+			var col mwCollector
 			tr := Transport(rt, nil, OnCompletion(col.add), ResultsEvent(), HideActions())
 			// The bytes the client reads are the upstream's.
 			body := fmt.Sprintf(`{"model":"err-%d","stream":%v,"messages":[{"role":"user","content":"/recall x"}]}`, code, stream)
@@ -508,8 +508,8 @@ func TestMiddlewareUpstreamErrors(t *testing.T) {
 				t.Errorf("%d: completion error %v", code, c.Err)
 			}
 			// And openai-go reads them as its own errors.
-			client := newClient(up.URL+"/v1/", tr)
-			p := params(fmt.Sprintf("err-%d", code), "/recall x")
+			client := mwClient(up.URL+"/v1/", tr)
+			p := mwParams(fmt.Sprintf("err-%d", code), "/recall x")
 			if stream {
 				s := client.Chat.Completions.NewStreaming(context.Background(), p)
 				for s.Next() {
@@ -529,8 +529,8 @@ func TestMiddlewareUpstreamErrors(t *testing.T) {
 func TestMiddlewareOtherRequestsUntouched(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
-	client := newClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add)))
+	var col mwCollector
+	client := mwClient(up.URL+"/v1/", Transport(rt, nil, OnCompletion(col.add)))
 	if _, err := client.Models.List(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -542,15 +542,15 @@ func TestMiddlewareOtherRequestsUntouched(t *testing.T) {
 func TestMiddlewareOpenAIMiddlewareOption(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
+	var col mwCollector
 	client := openai.NewClient(option.WithBaseURL(up.URL+"/v1/"), option.WithAPIKey("k"), option.WithMaxRetries(0),
 		option.WithMiddleware(Middleware(rt, OnCompletion(col.add))),
 		option.WithHeader(HeaderSession, "from-header"))
-	s := client.Chat.Completions.NewStreaming(context.Background(), params("m2", msgActions))
-	readStream(t, s)
+	s := client.Chat.Completions.NewStreaming(context.Background(), mwParams("m2", msgActions))
+	mwReadStream(t, s)
 	c := col.one(t)
-	if c.Err != nil || c.Meta.Session != "from-header" || summary(c.Results) != summary(want(t, msgActions)) {
-		t.Errorf("completion %v %+v %s", c.Err, c.Meta, summary(c.Results))
+	if c.Err != nil || c.Meta.Session != "from-header" || mwSummary(c.Results) != mwSummary(mwWant(t, msgActions)) {
+		t.Errorf("completion %v %+v %s", c.Err, c.Meta, mwSummary(c.Results))
 	}
 }
 
@@ -559,7 +559,7 @@ func TestMiddlewareMalformed(t *testing.T) {
 	body := []byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"/recall notes + \\\"y\\\"\\n\"}}]}\n\n" +
 		"data: {\"choices\": nope}\n\n" +
 		"data: [DONE]\n\n")
-	var col collector
+	var col mwCollector
 	got := roundTripStream(t, Transport(rt, sseUpstream{body: body}, OnCompletion(col.add)))
 	if !bytes.Equal(got, body) {
 		t.Errorf("body changed: %s", got)
@@ -585,7 +585,7 @@ func TestStreamTo(t *testing.T) {
 	for r := range ch {
 		got = append(got, r)
 	}
-	if len(got) != 3 || summary(got) != summary(res) {
-		t.Errorf("channel %s, close %s", summary(got), summary(res))
+	if len(got) != 3 || mwSummary(got) != mwSummary(res) {
+		t.Errorf("channel %s, close %s", mwSummary(got), mwSummary(res))
 	}
 }

@@ -33,13 +33,13 @@ func newProxyServer(t *testing.T, rt *Runtime, up *fakeUpstream, opts ...Middlew
 func TestProxyForwardsUnchanged(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
+	var col mwCollector
 	px := newProxyServer(t, rt, up, OnCompletion(col.add))
 	ctx := context.Background()
 	for _, base := range []string{up.URL, px.URL} {
 		c := openai.NewClient(option.WithBaseURL(base+"/v1/"), option.WithAPIKey("sk-test"), option.WithMaxRetries(0),
 			option.WithHeader("X-Custom", "kept"))
-		if _, err := c.Chat.Completions.New(ctx, params("m1", "no actions here")); err != nil {
+		if _, err := c.Chat.Completions.New(ctx, mwParams("m1", "no actions here")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -65,14 +65,14 @@ func TestProxyForwardsUnchanged(t *testing.T) {
 func TestProxyJSONAndSSE(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
+	var col mwCollector
 	px := newProxyServer(t, rt, up, OnCompletion(col.add), ResultsEvent())
 	client := openai.NewClient(option.WithBaseURL(px.URL+"/v1/"), option.WithAPIKey("k"), option.WithMaxRetries(0),
 		option.WithHeader(HeaderAgent, "scout"))
-	ref := summary(want(t, msgActions))
+	ref := mwSummary(mwWant(t, msgActions))
 
 	var resp *http.Response
-	got, err := client.Chat.Completions.New(context.Background(), params("m1", msgActions), option.WithResponseInto(&resp))
+	got, err := client.Chat.Completions.New(context.Background(), mwParams("m1", msgActions), option.WithResponseInto(&resp))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +80,13 @@ func TestProxyJSONAndSSE(t *testing.T) {
 		t.Errorf("content %q", got.Choices[0].Message.Content)
 	}
 	var hdr []Result
-	if err := json.Unmarshal([]byte(resp.Header.Get(HeaderResults)), &hdr); err != nil || summary(hdr) != ref {
+	if err := json.Unmarshal([]byte(resp.Header.Get(HeaderResults)), &hdr); err != nil || mwSummary(hdr) != ref {
 		t.Errorf("header %q: %v", resp.Header.Get(HeaderResults), err)
 	}
 
 	for _, model := range []string{"words", "bytes"} {
-		s := client.Chat.Completions.NewStreaming(context.Background(), params(model, msgActions))
-		text, chunks := readStream(t, s)
+		s := client.Chat.Completions.NewStreaming(context.Background(), mwParams(model, msgActions))
+		text, chunks := mwReadStream(t, s)
 		if text != msgActions {
 			t.Errorf("%s: streamed %q", model, text)
 		}
@@ -96,7 +96,7 @@ func TestProxyJSONAndSSE(t *testing.T) {
 				Results []Result `json:"results"`
 			} `json:"dialect"`
 		}
-		if err := json.Unmarshal([]byte(last.RawJSON()), &ev); err != nil || summary(ev.Dialect.Results) != ref {
+		if err := json.Unmarshal([]byte(last.RawJSON()), &ev); err != nil || mwSummary(ev.Dialect.Results) != ref {
 			t.Errorf("%s: results event %s: %v", model, last.RawJSON(), err)
 		}
 	}
@@ -105,8 +105,8 @@ func TestProxyJSONAndSSE(t *testing.T) {
 		t.Fatalf("%d completions", len(cs))
 	}
 	for _, c := range cs {
-		if c.Err != nil || summary(c.Results) != ref || c.Meta.Agent != "scout" {
-			t.Errorf("completion %v %+v %s", c.Err, c.Meta, summary(c.Results))
+		if c.Err != nil || mwSummary(c.Results) != ref || c.Meta.Agent != "scout" {
+			t.Errorf("completion %v %+v %s", c.Err, c.Meta, mwSummary(c.Results))
 		}
 	}
 }
@@ -115,15 +115,15 @@ func TestProxyHideActions(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
 	px := newProxyServer(t, rt, up, HideActions())
-	client := newClient(px.URL+"/v1/", http.DefaultTransport)
+	client := mwClient(px.URL+"/v1/", http.DefaultTransport)
 	const shown = "Here is the plan.\nActually, never mind the notes.\n"
 	for _, model := range []string{"words", "bytes"} {
-		s := client.Chat.Completions.NewStreaming(context.Background(), params(model, msgHidden))
-		if text, _ := readStream(t, s); text != shown {
+		s := client.Chat.Completions.NewStreaming(context.Background(), mwParams(model, msgHidden))
+		if text, _ := mwReadStream(t, s); text != shown {
 			t.Errorf("%s: client saw %q", model, text)
 		}
 	}
-	got, err := client.Chat.Completions.New(context.Background(), params("m1", msgHidden))
+	got, err := client.Chat.Completions.New(context.Background(), mwParams("m1", msgHidden))
 	if err != nil || got.Choices[0].Message.Content != shown {
 		t.Errorf("JSON: %v %q", err, got.Choices[0].Message.Content)
 	}
@@ -133,7 +133,7 @@ func TestProxyUpstreamErrors(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
 	px := newProxyServer(t, rt, up, ResultsEvent(), HideActions())
-	client := newClient(px.URL+"/v1/", http.DefaultTransport)
+	client := mwClient(px.URL+"/v1/", http.DefaultTransport)
 	for _, code := range []int{400, 404, 429, 500, 502} {
 		body := fmt.Sprintf(`{"model":"err-%d","stream":true,"messages":[{"role":"user","content":"x"}]}`, code)
 		resp, err := http.Post(px.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
@@ -145,7 +145,7 @@ func TestProxyUpstreamErrors(t *testing.T) {
 		if resp.StatusCode != code || string(b) != errorBody(code) || resp.Header.Get("X-Request-Id") != "req-err" {
 			t.Errorf("%d: got %d %q", code, resp.StatusCode, b)
 		}
-		_, err = client.Chat.Completions.New(context.Background(), params(fmt.Sprintf("err-%d", code), "x"))
+		_, err = client.Chat.Completions.New(context.Background(), mwParams(fmt.Sprintf("err-%d", code), "x"))
 		var apiErr *openai.Error
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != code || apiErr.Message != fmt.Sprintf("fake failure %d", code) {
 			t.Errorf("%d: openai-go error %v", code, err)
@@ -156,12 +156,12 @@ func TestProxyUpstreamErrors(t *testing.T) {
 func TestProxyClientCancels(t *testing.T) {
 	up := newFakeUpstream(t)
 	rt := openRuntime(t, "")
-	var col collector
+	var col mwCollector
 	px := newProxyServer(t, rt, up, OnCompletion(col.add))
-	client := newClient(px.URL+"/v1/", http.DefaultTransport)
+	client := mwClient(px.URL+"/v1/", http.DefaultTransport)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := client.Chat.Completions.NewStreaming(ctx, params("hang", "/recall notes + \"secret\"\nand then more"))
+	s := client.Chat.Completions.NewStreaming(ctx, mwParams("hang", "/recall notes + \"secret\"\nand then more"))
 	// The upstream holds the rest of the message: these chunks reach the
 	// client before the message is complete.
 	var text strings.Builder
