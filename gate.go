@@ -30,7 +30,7 @@ type verdict struct {
 //   - the marker ? asks for anything that is not read-only;
 //   - everything else (including the marker .) runs.
 func (rt *Runtime) gate(ctx context.Context, msg Message, a *detect.Action, verb string, it intent.Intent) verdict {
-	if auth, ok := it.(intent.Authority); ok && auth.Op != intent.Cancel {
+	if auth, ok := unwrap(it).(intent.Authority); ok && auth.Op != intent.Cancel {
 		if !rt.holds(msg.Agent, string(auth.Op)) {
 			return verdict{StatusDenied, fmt.Sprintf("agent %q does not hold the %s role", agentName(msg.Agent), auth.Op)}
 		}

@@ -196,33 +196,36 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, acts []detect.Ac
 	for i := range acts {
 		a := &acts[i]
 		r := Result{Index: i, Line: a.Span.Line, Token: a.Token, Verb: a.Verb, Chain: a.Chain}
+		var e *earlyRun
+		if a.Executable && a.Early && early != nil {
+			e = early(a)
+		}
+		var settle []string
+		if !a.Executable {
+			settle = rt.settleCandidates(a)
+		}
 		switch {
 		case halted:
 			r.Status, r.Reason = StatusSkipped, "after /halt"
-		case a.Executable && a.Early && early != nil && early(a) != nil:
-			e := early(a)
+		case e != nil:
 			r.Verb, r.Intent, r.Status, r.Output, r.Code, r.Pending = e.res.Verb, e.res.Intent, e.res.Status, e.res.Output, e.res.Code, e.res.Pending
 			if e.fail != nil {
 				fails = append(fails, *e.fail)
 			}
-			if r.Status == StatusOK {
-				succeeded++
-			}
-		case a.Executable || len(rt.settleCandidates(a)) > 1:
-			f := rt.runOne(ctx, msg, a, &r)
-			if f != nil {
+		case a.Executable || len(settle) > 1:
+			if f := rt.runOne(ctx, msg, a, settle, &r); f != nil {
 				fails = append(fails, *f)
 			}
-			if r.Status == StatusOK {
-				succeeded++
-				if auth, ok := r.Intent.(intent.Authority); ok && auth.Op == intent.Halt {
-					halted = true
-				}
+			if auth, ok := unwrap(r.Intent).(intent.Authority); ok && auth.Op == intent.Halt && r.Status == StatusOK {
+				halted = true
 			}
 		case a.ExecutablePosition() && a.Reason.Failure():
 			fails = append(fails, rt.scanFailure(msg, a, &r))
 		default:
 			r.Status, r.Reason = StatusSkipped, a.ReasonText()
+		}
+		if r.Status == StatusOK {
+			succeeded++
 		}
 		results = append(results, r)
 	}
@@ -270,9 +273,19 @@ func (rt *Runtime) settleCandidates(a *detect.Action) []string {
 	return cs
 }
 
-// runOne parses, checks and executes one action, filling r. It returns the
-// failure to log, if any.
-func (rt *Runtime) runOne(ctx context.Context, msg Message, a *detect.Action, r *Result) *failures.Failure {
+// unwrap returns the built-in intent a custom verb runs as, or it itself:
+// permission and /halt look at what will actually run.
+func unwrap(it intent.Intent) intent.Intent {
+	if c, ok := it.(intent.Custom); ok && c.Inner != nil {
+		return c.Inner
+	}
+	return it
+}
+
+// runOne parses, checks and executes one action, filling r. settle, when it
+// holds several verbs, are the verbs the token may mean, to be settled by
+// argument shape. It returns the failure to log, if any.
+func (rt *Runtime) runOne(ctx context.Context, msg Message, a *detect.Action, settle []string, r *Result) *failures.Failure {
 	ctx, cancel := context.WithTimeout(ctx, rt.cfg.Run.ActionTimeout.Duration)
 	defer cancel()
 	in := verbs.Input{
@@ -282,8 +295,8 @@ func (rt *Runtime) runOne(ctx context.Context, msg Message, a *detect.Action, r 
 	var verb string
 	var it intent.Intent
 	var err error
-	if cs := rt.settleCandidates(a); len(cs) > 1 {
-		verb, it, err = rt.registry.Settle(ctx, cs, in)
+	if len(settle) > 1 {
+		verb, it, err = rt.registry.Settle(ctx, settle, in)
 	} else {
 		verb, it, err = rt.registry.ParseAction(ctx, a.Token, a.Verb, in)
 	}

@@ -176,3 +176,32 @@ func TestRunSettlesClaimedAliases(t *testing.T) {
 		t.Errorf("search in archival = %#v", res[0].Intent)
 	}
 }
+
+func TestRunCustomAuthorityVerbNeedsTheRole(t *testing.T) {
+	rt := openRuntime(t, `
+[dialect.verbs.greenlight]
+aliases = ["lgtm"]
+maps_to = "approve"
+
+[dialect.verbs.stopall]
+maps_to = "halt"
+
+[agents.boss]
+authority = ["approve", "halt"]
+`)
+	ctx := context.Background()
+	res := run(t, rt, "Queue it.\n/recall + \"x\" !\n")
+	id := itoa(res[0].Pending)
+	res = run(t, rt, "/lgtm "+id+"\n") // agent scout holds no role
+	if res[0].Status != StatusDenied || res[0].Code != "PERMISSION_DENIED" {
+		t.Fatalf("a custom verb mapped to approve ran without the role: %+v", res[0])
+	}
+	out, err := rt.Run(ctx, Message{Text: "/greenlight " + id + "\n", Agent: "boss"})
+	if err != nil || out[0].Status != StatusOK {
+		t.Fatalf("boss approving through the custom verb: %+v %v", out, err)
+	}
+	out, err = rt.Run(ctx, Message{Text: "Done.\n/stopall \"enough\" !\n/recall + \"after\"\n", Agent: "boss"})
+	if !errors.Is(err, ErrHalted) || out[1].Status != StatusSkipped {
+		t.Errorf("a custom verb mapped to halt did not halt: %+v %v", out, err)
+	}
+}

@@ -110,7 +110,7 @@ func (s *Stream) startEarly(a detect.Action) {
 	go func() {
 		defer close(run.done)
 		r := Result{Line: a.Span.Line, Token: a.Token, Verb: a.Verb, Chain: a.Chain}
-		run.fail = s.rt.runOne(s.ctx, msg, &a, &r)
+		run.fail = s.rt.runOne(s.ctx, msg, &a, nil, &r)
 		run.res = r
 	}()
 }
