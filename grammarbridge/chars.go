@@ -120,6 +120,15 @@ func onlySeps(s string) bool {
 // utf16Len is the length of s in UTF-16 code units, JavaScript's
 // String.length.
 func utf16Len(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return i + utf16LenRunes(s[i:])
+		}
+	}
+	return len(s) // ASCII
+}
+
+func utf16LenRunes(s string) int {
 	n := 0
 	for _, r := range s {
 		if r >= 0x10000 {

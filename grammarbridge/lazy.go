@@ -174,6 +174,7 @@ func (m *matcher) resetArena() {
 	m.kids = m.kids[:0]
 	clear(m.vals)
 	m.vals = m.vals[:0]
+	m.clearStrCache()
 }
 
 func (m *matcher) newNode(nd node) int32 {
@@ -242,7 +243,7 @@ func (m *matcher) mat(n int32) any {
 	case nVal:
 		return m.vals[nd.a]
 	case nStr:
-		return m.in[nd.a:nd.b]
+		return m.boxStr(nd.a, nd.b)
 	case nNum:
 		return nd.num
 	case nObj:
@@ -344,4 +345,44 @@ func (m *matcher) eqNN(a, b int32) bool {
 		}
 	}
 	return m.eqNV(a, m.mat(b))
+}
+
+// strCacheSize is the number of entries of the matcher's cache of boxed
+// wildcard texts (a power of two).
+const strCacheSize = 64
+
+// strEntry caches the boxed text a:b of the input (key a<<32|b, plus 1;
+// 0 is empty).
+type strEntry struct {
+	key uint64
+	v   any
+}
+
+// boxStr returns the input's text a:b as a plain value. The same wildcard
+// text is often in many results (or several times in one): it is boxed
+// once per match.
+func (m *matcher) boxStr(a, b int32) any {
+	key := uint64(a)<<32 | uint64(b) + 1
+	if m.strCache == nil {
+		m.strCache = new([strCacheSize]strEntry)
+	}
+	i := (uint64(a)*31 + uint64(b)) & (strCacheSize - 1)
+	e := &m.strCache[i]
+	if e.key == key {
+		return e.v
+	}
+	v := any(m.in[a:b])
+	if e.key == 0 {
+		m.strUsed = append(m.strUsed, uint8(i))
+	}
+	e.key, e.v = key, v
+	return v
+}
+
+// clearStrCache empties the entries of the boxed-text cache in use.
+func (m *matcher) clearStrCache() {
+	for _, i := range m.strUsed {
+		m.strCache[i] = strEntry{}
+	}
+	m.strUsed = m.strUsed[:0]
 }

@@ -152,6 +152,8 @@ type matcher struct {
 	nodes      []node      // the value arena (lazy.go)
 	kids       []kid
 	vals       []any
+	strCache   *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
+	strUsed    []uint8                 // its entries in use
 
 	track    bool
 	far      int
@@ -226,6 +228,7 @@ func (g *Grammar) release(m *matcher) {
 	clear(m.results) // drop references to values handed out
 	clear(m.vals)
 	m.vals = m.vals[:0]
+	m.clearStrCache() // drop references to the input
 	g.pool.Put(m)
 }
 

@@ -1,6 +1,7 @@
 package grammarbridge
 
 import (
+	"hash/maphash"
 	"math"
 	"sort"
 	"strconv"
@@ -607,12 +608,21 @@ func hashValue(v any) uint64 {
 }
 
 func hashString(s string) uint64 {
+	if len(s) > 16 {
+		return maphash.String(stringSeed, s)
+	}
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(s); i++ {
 		h = (h ^ uint64(s[i])) * 1099511628211
 	}
 	return mix64(h ^ 0x27d4eb2f165667c5)
 }
+
+// stringSeed seeds hashString for long strings (short ones use FNV-1a,
+// which is cheaper for them). It is set once, when the package is
+// initialised, and never changes: hashes are compared only within one
+// process.
+var stringSeed = maphash.MakeSeed()
 
 func mix64(x uint64) uint64 {
 	x ^= x >> 33
