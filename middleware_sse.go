@@ -234,26 +234,58 @@ func (b *sseBody) chunk(data []byte, start int64) []byte {
 		b.fail(jsonError(start, err))
 		return nil
 	}
-	doc := gjson.ParseBytes(data)
-	if e := doc.Get("error"); e.Exists() && e.Type != gjson.Null {
-		b.fail(&ResponseError{Offset: start, Msg: "upstream sent an error event: " + e.Raw})
+	// One pass over the members: a token-sized chunk is mostly its head.
+	var head chunkHead
+	var errMember, choices gjson.Result
+	gjson.ParseBytes(data).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			head.ID = v.String()
+		case "object":
+			head.Object = v.String()
+		case "created":
+			head.Created = v.Int()
+		case "model":
+			head.Model = v.String()
+		case "error":
+			errMember = v
+		case "choices":
+			choices = v
+		}
+		return true
+	})
+	if errMember.Exists() && errMember.Type != gjson.Null {
+		b.fail(&ResponseError{Offset: start, Msg: "upstream sent an error event: " + errMember.Raw})
 		return nil
 	}
-	if id := doc.Get("id").String(); id != "" {
-		b.last = chunkHead{ID: id, Object: doc.Get("object").String(), Created: doc.Get("created").Int(), Model: doc.Get("model").String()}
+	if head.ID != "" {
+		b.last = head
 	}
 	if b.c.Meta.Model == "" {
-		b.c.Meta.Model = doc.Get("model").String()
+		b.c.Meta.Model = head.Model
 	}
 	content, seen := "", false
-	doc.Get("choices").ForEach(func(_, c gjson.Result) bool {
-		if c.Get("index").Int() != 0 {
+	choices.ForEach(func(_, c gjson.Result) bool {
+		var index int64
+		var delta, finish gjson.Result
+		c.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "index":
+				index = v.Int()
+			case "delta":
+				delta = v
+			case "finish_reason":
+				finish = v
+			}
+			return true
+		})
+		if index != 0 {
 			return true
 		}
-		if d := c.Get("delta.content"); d.Type == gjson.String {
+		if d := delta.Get("content"); d.Type == gjson.String {
 			content, seen = d.Str, true
 		}
-		if f := c.Get("finish_reason"); f.Type == gjson.String && f.Str != "" {
+		if finish.Type == gjson.String && finish.Str != "" {
 			b.finished = true
 		}
 		return true
