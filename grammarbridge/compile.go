@@ -156,6 +156,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	}
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
+	walkRules(start, (*crule).buildDispatch)
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
 			g.Types = append(g.Types, im.Names...)
@@ -586,6 +587,7 @@ func literalPart(tokens []string, sp Spacing) cpart {
 		}
 		if ct.ascii {
 			ct.lower = strings.ToLower(t)
+			ct.lowerB = []byte(ct.lower)
 		}
 		first, _ := utf8.DecodeRuneInString(t)
 		ct.sepFirst = isSep(first)
@@ -959,6 +961,27 @@ func inlineWildcardRules(start *crule) {
 				}
 				if w := &ra.parts[0]; w.kind == partWildcard && !w.optional {
 					p.kind, p.rule, p.typ = partWildcard, nil, w.typ
+				}
+			}
+		}
+	}
+	walk(start)
+}
+
+// walkRules calls f once for every rule reachable from start.
+func walkRules(start *crule, f func(*crule)) {
+	seen := map[*crule]bool{}
+	var walk func(r *crule)
+	walk = func(r *crule) {
+		if seen[r] {
+			return
+		}
+		seen[r] = true
+		f(r)
+		for _, a := range r.alts {
+			for i := range a.parts {
+				if p := &a.parts[i]; p.kind == partRules && p.rule != nil {
+					walk(p.rule)
 				}
 			}
 		}

@@ -151,3 +151,38 @@ func TestArenaDedup(t *testing.T) {
 		t.Fatalf("got %d matches: %+v", len(ms), ms)
 	}
 }
+
+// TestAltsFor checks the first-byte dispatch: for every byte, the
+// alternatives it lists are, in order, exactly those whose first-byte
+// test passes.
+func TestAltsFor(t *testing.T) {
+	g := mustCompile(t, `<Start> = apple -> 1 | Banana -> 2 | $(x:wildcard) pie -> 3 | avocado -> 4 | (<Opt>)? cherry -> 5 | 'quoted' -> 6;
+	<Opt> = very | so;`, Options{})
+	r := g.start
+	if r.firstIdx == nil {
+		t.Fatal("no dispatch table")
+	}
+	for ch := -1; ch < 128; ch++ {
+		var want []*calt
+		for _, a := range r.alts {
+			if a.firstAny || ch >= 0 && a.first.has(byte(ch)) {
+				want = append(want, a)
+			}
+		}
+		got := r.altsFor(ch, true)
+		if len(got) != len(want) {
+			t.Fatalf("byte %d: %d alternatives, want %d", ch, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("byte %d: alternative %d is %d, want %d", ch, i, got[i].id, want[i].id)
+			}
+		}
+	}
+	if n := len(r.altsFor('a', true)); n < 2 || n >= len(r.alts) {
+		t.Errorf("'a' selects %d of %d alternatives", n, len(r.alts))
+	}
+	if len(r.altsFor('a', false)) != len(r.alts) {
+		t.Error("an unknown first byte must select every alternative")
+	}
+}

@@ -136,7 +136,7 @@ type matcher struct {
 	memo       map[memoKey]int // -> index in entries, when memoTab is too big
 	memoTab    []uint64        // (rule, pos, open) -> gen<<32 | entries index
 	gen        uint32          // generation of memoTab entries for this input
-	lower      string          // the input lower-cased, when asciiState is 1
+	lower      []byte          // the input lower-cased, when asciiState is 1 (reused)
 	asciiState uint8           // 0 unknown, 1 the input is ASCII, 2 it is not
 	failed     map[failKey]struct{}
 	succ       int         // successes so far: results recorded and outcomes collected
@@ -224,7 +224,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 
 // release returns a matcher to the grammar's pool.
 func (g *Grammar) release(m *matcher) {
-	m.in, m.lower = "", ""
+	m.in = ""
 	clear(m.results) // drop references to values handed out
 	clear(m.vals)
 	m.vals = m.vals[:0]
@@ -266,7 +266,11 @@ func (m *matcher) pushCont(k cont) int32 {
 func (m *matcher) run() {
 	m.tn = 0
 	ch, known := m.firstByte(0, noWild)
-	for _, a := range m.g.start.alts {
+	alts := m.g.start.alts
+	if !m.track {
+		alts = m.g.start.altsFor(ch, known)
+	}
+	for _, a := range alts {
 		if known && !a.firstAny && (ch < 0 || !a.first.has(byte(ch))) {
 			if m.track && len(a.parts) > 0 {
 				m.expectPart(0, &a.parts[0])
@@ -393,7 +397,11 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	n := m.tn
 	ch, known := m.firstByte(pos, w)
-	for _, sub := range p.rule.alts {
+	alts := p.rule.alts
+	if !m.track {
+		alts = p.rule.altsFor(ch, known)
+	}
+	for _, sub := range alts {
 		sp := &sub.parts[0]
 		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
 			if m.track {
@@ -448,7 +456,11 @@ func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
 	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0, p.valueUsed) {
 		// Most rules are entered once at a position: explore them in place.
 		// Only a second visit collects and memoizes their outcomes.
-		for _, sub := range r.alts {
+		alts := r.alts
+		if !m.track {
+			alts = r.altsFor(ch, known)
+		}
+		for _, sub := range alts {
 			if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
 				if m.track && len(sub.parts) > 0 {
 					m.expectPart(pos, &sub.parts[0])

@@ -174,7 +174,11 @@ func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
 		m.conts[col].outer = int32(w2.ev)
 	}
 	ch, known := m.firstByte(pos, w2)
-	for _, sub := range p.rule.alts {
+	alts := p.rule.alts
+	if !m.track {
+		alts = p.rule.altsFor(ch, known)
+	}
+	for _, sub := range alts {
 		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
 			if m.track && len(sub.parts) > 0 {
 				m.expectPart(pos, &sub.parts[0])

@@ -1,5 +1,10 @@
 package grammarbridge
 
+import (
+	"math/bits"
+	"slices"
+)
+
 // This file holds the compiled form of a grammar: what the matcher runs.
 // Rules and groups become crules; every alternative becomes a calt whose
 // parts are flat instructions with their tokens folded in advance.
@@ -26,6 +31,104 @@ type crule struct {
 	// anything (a capture, an optional part, a non-ASCII letter...).
 	first    byteSet
 	firstAny bool
+
+	// firstIdx, for rules with several alternatives, gives for each
+	// folded first byte (128: the end of the input) the index in
+	// firstLists of the alternatives that may start with it, in order:
+	// the matcher skips the others without testing each (see altsFor).
+	firstIdx   *[129]uint8
+	firstLists [][]*calt
+}
+
+// altsFor returns r's alternatives that may match where the folded first
+// byte is ch (-1 at the end of the input), when known; otherwise all of
+// them. The others would fail their first-byte test.
+func (r *crule) altsFor(ch int, known bool) []*calt {
+	if !known || r.firstIdx == nil {
+		return r.alts
+	}
+	if ch < 0 {
+		ch = 128
+	}
+	return r.firstLists[r.firstIdx[ch]]
+}
+
+// buildDispatch fills r.firstIdx and r.firstLists from the alternatives'
+// first-byte sets.
+func (r *crule) buildDispatch() {
+	n := len(r.alts)
+	if n < 2 || r.firstAny && allFirstAny(r.alts) {
+		return
+	}
+	words := (n + 63) / 64
+	// perByte[c*words:(c+1)*words] is the set of alternatives byte c
+	// selects.
+	var stack [129]uint64
+	perByte := stack[:]
+	if words > 1 {
+		perByte = make([]uint64, 129*words)
+	}
+	for i, a := range r.alts {
+		bit, w := uint64(1)<<(i%64), i/64
+		if a.firstAny {
+			for c := range 129 {
+				perByte[c*words+w] |= bit
+			}
+			continue
+		}
+		for h, set := range a.first {
+			for set != 0 {
+				c := h*64 + bits.TrailingZeros64(set)
+				set &= set - 1
+				perByte[c*words+w] |= bit
+			}
+		}
+	}
+	var idx [129]uint8
+	var distinct []int // first byte of each distinct set
+next:
+	for c := range 129 {
+		m := perByte[c*words : (c+1)*words]
+		for j, d := range distinct {
+			if slices.Equal(perByte[d*words:(d+1)*words], m) {
+				idx[c] = uint8(j)
+				continue next
+			}
+		}
+		if len(distinct) == 256 {
+			return // too many different lists: no dispatch
+		}
+		idx[c] = uint8(len(distinct))
+		distinct = append(distinct, c)
+	}
+	if len(distinct) == 1 {
+		return // every byte selects the same alternatives
+	}
+	lists := make([][]*calt, len(distinct))
+	for j, d := range distinct {
+		m := perByte[d*words : (d+1)*words]
+		k := 0
+		for _, w := range m {
+			k += bits.OnesCount64(w)
+		}
+		list := make([]*calt, 0, k)
+		for i, a := range r.alts {
+			if m[i/64]&(1<<(i%64)) != 0 {
+				list = append(list, a)
+			}
+		}
+		lists[j] = list
+	}
+	r.firstIdx, r.firstLists = &idx, lists
+}
+
+func allFirstAny(alts []*calt) bool {
+	for _, a := range alts {
+		if !a.firstAny {
+			return false
+		}
+	}
+	return true
 }
 
 // byteSet is a set of ASCII bytes.
@@ -92,6 +195,7 @@ type cpart struct {
 type ctoken struct {
 	src      string // as written
 	lower    string // lower-cased, when ascii
+	lowerB   []byte // lower, as bytes (for searching matcher.lower)
 	ascii    bool   // the token is all ASCII
 	sepFirst bool   // its first character is a separator ('s)
 }

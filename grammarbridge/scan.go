@@ -5,10 +5,10 @@ package grammarbridge
 // match them.
 
 import (
+	"bytes"
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -64,7 +64,7 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 		}
 		return from
 	}
-	j := strings.Index(m.lower[from:], tok.lower)
+	j := bytes.Index(m.lower[from:], tok.lowerB)
 	if j < 0 {
 		return -1
 	}
@@ -83,7 +83,12 @@ func (m *matcher) isASCII() bool {
 			}
 		}
 		if m.asciiState == 1 {
-			m.lower = strings.ToLower(m.in) // no copy when already lower-case
+			m.lower = append(m.lower[:0], m.in...)
+			for i, c := range m.lower {
+				if 'A' <= c && c <= 'Z' {
+					m.lower[i] = c + 'a' - 'A'
+				}
+			}
 		}
 	}
 	return m.asciiState == 1
