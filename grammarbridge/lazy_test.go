@@ -2,6 +2,7 @@ package grammarbridge
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -184,5 +185,37 @@ func TestAltsFor(t *testing.T) {
 	}
 	if len(r.altsFor('a', false)) != len(r.alts) {
 		t.Error("an unknown first byte must select every alternative")
+	}
+}
+
+// TestNextCandidate checks the literal search after a wildcard, with its
+// bigram pre-filter, against a plain search of the lower-cased input.
+func TestNextCandidate(t *testing.T) {
+	g := mustCompile(t, `<Start> = $(x:wildcard) play -> x;`, Options{})
+	inputs := []string{"Play the song", "replay", "pl", "a PLAY b play", "xyz", "", "p", "ay pla y", "naïve play"}
+	toks := []string{"play", "pl", "p", "ay", "y", "la", "xyz", "zz", "a p", "song", "replay the"}
+	for _, in := range inputs {
+		m := g.newMatcher(in, false)
+		for _, tk := range toks {
+			p := literalPart([]string{tk}, SpacingAuto)
+			for from := 0; from <= len(in); from++ {
+				want := -1
+				if j := strings.Index(strings.ToLower(in[from:]), tk); j >= 0 {
+					want = from + j
+				}
+				got := m.nextCandidate(&p, from)
+				if !m.isASCII() {
+					// Every rune start is a candidate.
+					if got >= 0 && got < from {
+						t.Errorf("%q %q from %d: %d", in, tk, from, got)
+					}
+					continue
+				}
+				if got != want {
+					t.Errorf("%q: token %q from %d: got %d, want %d", in, tk, from, got, want)
+				}
+			}
+		}
+		g.release(m)
 	}
 }

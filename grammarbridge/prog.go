@@ -196,6 +196,7 @@ type ctoken struct {
 	src      string // as written
 	lower    string // lower-cased, when ascii
 	lowerB   []byte // lower, as bytes (for searching matcher.lower)
+	bigram   int    // bigram(lower[0]+1, lower[1]), or -1 (not ascii, or one byte)
 	ascii    bool   // the token is all ASCII
 	sepFirst bool   // its first character is a separator ('s)
 }

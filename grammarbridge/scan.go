@@ -64,6 +64,9 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 		}
 		return from
 	}
+	if h := tok.bigram; h >= 0 && m.bigrams[h/64]&(1<<(h%64)) == 0 {
+		return -1 // the token's first two bytes are nowhere in the input
+	}
 	j := bytes.Index(m.lower[from:], tok.lowerB)
 	if j < 0 {
 		return -1
@@ -76,23 +79,47 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 func (m *matcher) isASCII() bool {
 	if m.asciiState == 0 {
 		m.asciiState = 1
+		if cap(m.lower) < len(m.in) {
+			m.lower = make([]byte, len(m.in), len(m.in)+len(m.in)/2)
+		}
+		low := m.lower[:len(m.in)]
+		m.bigrams = [bigramWords]uint64{}
+		prev := 0
 		for i := 0; i < len(m.in); i++ {
-			if m.in[i] >= utf8.RuneSelf {
+			c := m.in[i]
+			if c >= utf8.RuneSelf {
 				m.asciiState = 2
 				break
 			}
+			c |= asciiUpper[c]
+			low[i] = c
+			h := bigram(prev, c)
+			m.bigrams[h/64] |= 1 << (h % 64)
+			prev = int(c) + 1
 		}
-		if m.asciiState == 1 {
-			m.lower = append(m.lower[:0], m.in...)
-			for i, c := range m.lower {
-				if 'A' <= c && c <= 'Z' {
-					m.lower[i] = c + 'a' - 'A'
-				}
-			}
-		}
+		m.lower = low
 	}
 	return m.asciiState == 1
 }
+
+// bigramWords is the size of the matcher's set of the input's bigrams.
+const bigramWords = 16
+
+// bigram hashes the lower-cased byte pair (prev-1, c) into the bigram set;
+// prev 0 stands for the start of the input, so that single bytes are in
+// the set too.
+func bigram(prev int, c byte) uint {
+	return uint(prev*131+int(c)) % (bigramWords * 64)
+}
+
+// asciiUpper is 0x20 for the ASCII upper-case letters, 0 for the other
+// ASCII bytes: c|asciiUpper[c] lower-cases c.
+var asciiUpper = func() (t [utf8.RuneSelf]byte) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = 0x20
+	}
+	return t
+}()
 
 // stringAt matches a literal part at pos, skipping separators lazily (the
 // fewest that let the part match), as TypeAgent's regular expression does.
