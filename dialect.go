@@ -6,5 +6,8 @@
 //
 // The stages live in their own packages (detect, fuzzy, morph,
 // grammarbridge, intent, verbs, patch, failures); this package loads
-// dialect.toml and wires them together.
+// dialect.toml and wires them together. It also puts the runtime in the
+// path of model calls: Transport and Middleware wrap an OpenAI-compatible
+// chat-completions client (JSON and SSE), and NewProxy serves the same as
+// an HTTP proxy (`dialect proxy`).
 package dialect

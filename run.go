@@ -247,12 +247,13 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, acts []detect.Ac
 }
 
 // settleCandidates returns the verbs an action in an executable position
-// may still mean although its token did not resolve to one: the verbs it
-// names up to case and word form ("remembered": recall and context claim
+// may still mean although its token did not resolve to one: the verbs that
+// claim the alias it names, up to case and word form ("remembered") or by
+// a typo of that one alias ("remeber": recall and context both claim
 // "remember"). Argument shape, then priority, settles between them at
-// parse time. A tie found by edit distance or sound is never settled: that
-// would be a guess. (An exact claimed alias resolves in the scanner and is
-// settled by verbs.ParseAction.)
+// parse time. Two different names tied by edit distance or sound are never
+// settled: that would be a guess. (An exact claimed alias resolves in the
+// scanner and is settled by verbs.ParseAction.)
 func (rt *Runtime) settleCandidates(a *detect.Action) []string {
 	if a.Reason != detect.UnknownVerb || !a.ExecutablePosition() {
 		return nil
@@ -261,9 +262,16 @@ func (rt *Runtime) settleCandidates(a *detect.Action) []string {
 	if res.Code != fuzzy.AmbiguousVerb {
 		return nil
 	}
+	// The same name claimed by several verbs ("remeber" for "remember")
+	// is that alias however it was reached; different names tied by edit
+	// distance or sound are a guess, never settled.
+	sameName := true
+	for _, c := range res.Candidates {
+		sameName = sameName && c.Name == res.Candidates[0].Name
+	}
 	var cs []string
 	for _, c := range res.Candidates {
-		if c.Tier > fuzzy.TierSpelling {
+		if c.Tier > fuzzy.TierSpelling && !sameName {
 			return nil
 		}
 		if !slices.Contains(cs, c.Verb) {

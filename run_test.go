@@ -162,6 +162,7 @@ func TestRunSettlesClaimedAliases(t *testing.T) {
 		{"Noting.\n/remember human \"old name\" -> \"new name\"\n", "context"},
 		{"Noting.\n/remember + \"met Ana\"\n", "recall"},
 		{"Noting.\n/remembered + \"met Bo\"\n", "recall"},
+		{"Noting.\n/remeber human \"Bo\" -> \"Bob\"\n", "context"},
 	} {
 		res := run(t, rt, tt.msg)
 		if len(res) != 1 || res[0].Verb != tt.verb || res[0].Status == StatusSkipped {

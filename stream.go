@@ -42,8 +42,9 @@ type earlyRun struct {
 }
 
 // NewStream starts a stream for msg (whose Text is ignored: write the text
-// to the stream). onResult, if not nil, receives each result as it is
-// decided, in message order; Close also returns them all.
+// to the stream). onResult, if not nil, receives every result at Close, in
+// message order (an early action's too: only then is it known not to be
+// withdrawn); Close also returns them all.
 func (rt *Runtime) NewStream(ctx context.Context, msg Message, onResult func(Result)) *Stream {
 	s := &Stream{rt: rt, ctx: ctx, msg: msg, onResult: onResult, early: map[int]*earlyRun{}}
 	opt := rt.DetectOptions()
