@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Loader reads grammar source files by name. Names of imported files are
@@ -156,7 +157,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	}
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
-	walkRules(start, (*crule).buildDispatch)
+	walkRules(start, c.nrules, (*crule).buildDispatch)
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
 			g.Types = append(g.Types, im.Names...)
@@ -587,7 +588,9 @@ func literalPart(tokens []string, sp Spacing) cpart {
 		}
 		if ct.ascii {
 			ct.lower = strings.ToLower(t)
-			ct.lowerB = []byte(ct.lower)
+			// A read-only view of lower's bytes, for bytes.Index: never
+			// written.
+			ct.lowerB = unsafe.Slice(unsafe.StringData(ct.lower), len(ct.lower))
 		}
 		ct.bigram = -1
 		if ct.ascii && len(ct.lower) >= 2 {
@@ -972,15 +975,16 @@ func inlineWildcardRules(start *crule) {
 	walk(start)
 }
 
-// walkRules calls f once for every rule reachable from start.
-func walkRules(start *crule, f func(*crule)) {
-	seen := map[*crule]bool{}
+// walkRules calls f once for every rule reachable from start (rule ids
+// are below nrules).
+func walkRules(start *crule, nrules int, f func(*crule)) {
+	seen := make([]bool, nrules)
 	var walk func(r *crule)
 	walk = func(r *crule) {
-		if seen[r] {
+		if seen[r.id] {
 			return
 		}
-		seen[r] = true
+		seen[r.id] = true
 		f(r)
 		for _, a := range r.alts {
 			for i := range a.parts {

@@ -7,7 +7,10 @@ package grammarbridge
 // becomes a plain Go value (maps, slices, boxed strings). Duplicate
 // parses, and the outcomes a memoized rule compares, cost no allocation.
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // vkind is the kind of a compiled value expression.
 type vkind uint8
@@ -38,7 +41,8 @@ type valueTables struct {
 	litHash  []uint64
 	keys     []string
 	keyHash  []uint64
-	keyIndex map[string]int32
+	keyIndex map[string]int32 // while compiling
+	slab     []vexpr          // while compiling
 }
 
 func (t *valueTables) lit(v any) int32 {
@@ -65,58 +69,71 @@ func (g *Grammar) compileValues() {
 	t := &g.vt
 	t.lit(nil) // nilLit
 	for _, a := range g.alts {
-		a.textLit = t.lit(a.text)
-		if a.implicit == implicitExplicit {
-			a.vx = compileVexpr(a.value, a.vars, t)
+		switch a.implicit {
+		case implicitText:
+			a.textLit = t.lit(a.text)
+		case implicitExplicit:
+			a.vx = t.compile(a.value, a.vars)
 		}
 	}
-	t.keyIndex = nil
+	t.keyIndex, t.slab = nil, nil
 }
 
-// compileVexpr compiles x, or returns nil when it uses more than the
-// arena supports.
-func compileVexpr(x ValueExpr, vars map[string]int, t *valueTables) *vexpr {
+// newVexpr allocates a vexpr from a slab.
+func (t *valueTables) newVexpr(v vexpr) *vexpr {
+	if len(t.slab) == cap(t.slab) {
+		t.slab = make([]vexpr, 0, 64)
+	}
+	t.slab = append(t.slab, v)
+	return &t.slab[len(t.slab)-1]
+}
+
+// compile compiles x, or returns nil when it uses more than the arena
+// supports.
+func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 	switch x := x.(type) {
 	case *LitValue:
 		if x.Value == Undefined {
-			return &vexpr{kind: vkUndef}
+			return t.newVexpr(vexpr{kind: vkUndef})
 		}
-		return &vexpr{kind: vkLit, lit: t.lit(x.Value)}
+		return t.newVexpr(vexpr{kind: vkLit, lit: t.lit(x.Value)})
 	case *VarValue:
 		s, ok := vars[x.Name]
 		if !ok {
 			return nil
 		}
-		return &vexpr{kind: vkVar, slot: int32(s)}
+		return t.newVexpr(vexpr{kind: vkVar, slot: int32(s)})
 	case *ObjectValue:
-		v := &vexpr{kind: vkObj}
-		seen := map[string]bool{}
+		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
 		for _, p := range x.Props {
-			if p.Spread || seen[p.Key] {
+			if p.Spread {
 				return nil
 			}
-			seen[p.Key] = true
-			k := compileVexpr(p.Value, vars, t)
+			key := t.key(p.Key)
+			if slices.Contains(v.keys, key) {
+				return nil // a key written twice
+			}
+			k := t.compile(p.Value, vars)
 			if k == nil {
 				return nil
 			}
-			v.keys = append(v.keys, t.key(p.Key))
+			v.keys = append(v.keys, key)
 			v.kids = append(v.kids, k)
 		}
-		return v
+		return t.newVexpr(v)
 	case *ArrayValue:
-		v := &vexpr{kind: vkArr}
+		v := vexpr{kind: vkArr, kids: make([]*vexpr, 0, len(x.Elems))}
 		for i, el := range x.Elems {
 			if x.Spread[i] {
 				return nil
 			}
-			k := compileVexpr(el, vars, t)
+			k := t.compile(el, vars)
 			if k == nil {
 				return nil
 			}
 			v.kids = append(v.kids, k)
 		}
-		return v
+		return t.newVexpr(v)
 	}
 	return nil
 }

@@ -90,7 +90,7 @@ next:
 	for c := range 129 {
 		m := perByte[c*words : (c+1)*words]
 		for j, d := range distinct {
-			if slices.Equal(perByte[d*words:(d+1)*words], m) {
+			if perByte[d*words] == m[0] && slices.Equal(perByte[d*words:(d+1)*words], m) {
 				idx[c] = uint8(j)
 				continue next
 			}
@@ -104,20 +104,23 @@ next:
 	if len(distinct) == 1 {
 		return // every byte selects the same alternatives
 	}
+	total := 0
+	for _, d := range distinct {
+		for _, w := range perByte[d*words : (d+1)*words] {
+			total += bits.OnesCount64(w)
+		}
+	}
+	all := make([]*calt, 0, total) // one array for every list
 	lists := make([][]*calt, len(distinct))
 	for j, d := range distinct {
 		m := perByte[d*words : (d+1)*words]
-		k := 0
-		for _, w := range m {
-			k += bits.OnesCount64(w)
-		}
-		list := make([]*calt, 0, k)
+		start := len(all)
 		for i, a := range r.alts {
 			if m[i/64]&(1<<(i%64)) != 0 {
-				list = append(list, a)
+				all = append(all, a)
 			}
 		}
-		lists[j] = list
+		lists[j] = all[start:len(all):len(all)]
 	}
 	r.firstIdx, r.firstLists = &idx, lists
 }
