@@ -68,9 +68,6 @@ type Options struct {
 	// results (memoization, pruning by first byte, dropped redundant
 	// skips), leaving the plain backtracking search to compare with.
 	naive bool
-	// recordHook, for tests, is called with the matcher before each
-	// complete parse's value is built.
-	recordHook func(*matcher)
 }
 
 // DefaultWorkLimit is the default number of matcher steps per input.
@@ -88,6 +85,9 @@ type Grammar struct {
 	nrules int       // rules and groups, for the memo tables
 	opts   Options
 	vt     valueTables // constants of the compiled values
+	// recordHook, for tests, is called with the matcher before each
+	// complete parse's value is built.
+	recordHook func(*matcher)
 	// Types records the TypeScript type imports and the <Start> rule's
 	// value type, as written; they do not affect matching.
 	Types []string

@@ -96,10 +96,11 @@ func checkArena(t *testing.T, count *int) func(*matcher) {
 func TestArenaValues(t *testing.T) {
 	n := 0
 	hook := checkArena(t, &n)
-	g, err := Compile(FSLoader{os.DirFS("testdata")}, "values.agr", Options{recordHook: hook})
+	g, err := Compile(FSLoader{os.DirFS("testdata")}, "values.agr", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	g.recordHook = hook
 	for _, in := range []string{"sum 5 and 3", "sum 1.5 and 2", "opt end", "opt thing end", "lit", "nest abc", "spread q"} {
 		if _, err := g.Match(in); err != nil {
 			t.Fatal(err)
@@ -108,7 +109,8 @@ func TestArenaValues(t *testing.T) {
 	src := `<Start> = a $(x:wildcard)? b $(y:number)? -> { x, y, z: [x, y, undefined], w: { x, k: "c" } }
 	        | a $(x:wildcard) b $(y:number)? -> { x, y, z: [x, y, undefined], w: { x, k: "c" } }
 	        | $(x:wildcard) -> [x, x];`
-	g2 := mustCompile(t, src, Options{recordHook: hook})
+	g2 := mustCompile(t, src, Options{})
+	g2.recordHook = hook
 	for _, in := range []string{"a b", "a q b", "a q b 2", "a b 3", "zz", "a b b 1"} {
 		if _, err := g2.Match(in); err != nil {
 			t.Fatal(err)
@@ -126,7 +128,8 @@ func TestArenaValues(t *testing.T) {
 	}
 	dir = dataDir(t)
 	for _, name := range caseGrammars(t, dir) {
-		g := compileData(t, dir, name, Options{recordHook: hook})
+		g := compileData(t, dir, name, Options{})
+		g.recordHook = hook
 		for _, c := range readRefCases(t, dir, name) {
 			if _, err := g.Match(c.Input); err != nil {
 				t.Fatal(err)

@@ -82,8 +82,8 @@ func (m *matcher) expectRule(pos int, r *crule) {
 func (m *matcher) record() {
 	m.succ++
 	m.work += m.tn / 8 // building a value is work too
-	if m.g.opts.recordHook != nil {
-		m.g.opts.recordHook(m)
+	if m.g.recordHook != nil {
+		m.g.recordHook(m)
 	}
 	mark := len(m.nodes)
 	kmark, vmark := len(m.kids), len(m.vals)
