@@ -163,10 +163,11 @@ type kid struct {
 	key, n int32
 }
 
-// The first two nodes of every match's arena.
+// The first node of every match's arena is Undefined (and no other node
+// is); nil is literal 0.
 const (
 	undefNode int32 = 0
-	nilNode   int32 = 1
+	nilNode   int32 = -1 // litNode(0)
 )
 
 // nval is a value in the arena with the stats of what built it and its
@@ -187,11 +188,23 @@ var undefNval = nval{n: undefNode, h: hashUndefined}
 
 // resetArena empties the arena for a new match.
 func (m *matcher) resetArena() {
-	m.nodes = append(m.nodes[:0], node{kind: nUndef}, node{kind: nLit, a: 0})
+	m.nodes = append(m.nodes[:0], node{kind: nUndef})
 	m.kids = m.kids[:0]
 	clear(m.vals)
 	m.vals = m.vals[:0]
 	m.clearStrCache()
+}
+
+// litNode is the node of literal i (Grammar.vt.lits[i]): literals are not
+// stored in the arena but numbered below zero.
+func litNode(i int32) int32 { return -i - 1 }
+
+// nodeAt returns node n.
+func (m *matcher) nodeAt(n int32) node {
+	if n < 0 {
+		return node{kind: nLit, a: -n - 1}
+	}
+	return m.nodes[n]
 }
 
 func (m *matcher) newNode(nd node) int32 {
@@ -213,7 +226,7 @@ func (m *matcher) valNode(v any) int32 {
 func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 	switch x.kind {
 	case vkLit:
-		return nval{n: m.newNode(node{kind: nLit, a: x.lit}), h: m.g.vt.litHash[x.lit]}
+		return nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]}
 	case vkVar:
 		s := slots[x.slot]
 		*st = st.add(s.st)
@@ -225,7 +238,7 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 		sum, n := uint64(0), 0
 		for i, k := range x.kids {
 			v := m.evalNode(k, slots, st)
-			if m.nodes[v.n].kind == nUndef { // JSON.stringify drops undefined properties
+			if v.n == undefNode { // JSON.stringify drops undefined properties
 				continue
 			}
 			key := x.keys[i]
@@ -240,7 +253,7 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 		h := uint64(arraySeed)
 		for i, k := range x.kids {
 			v := m.evalNode(k, slots, st)
-			if m.nodes[v.n].kind == nUndef { // and writes undefined elements as null
+			if v.n == undefNode { // and writes undefined elements as null
 				v.n, v.h = nilNode, hashNil
 			}
 			m.kids[start+i] = kid{n: v.n}
@@ -253,7 +266,7 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 
 // mat turns an arena value into a plain Go value.
 func (m *matcher) mat(n int32) any {
-	nd := m.nodes[n]
+	nd := m.nodeAt(n)
 	switch nd.kind {
 	case nLit:
 		return m.g.vt.lits[nd.a]
@@ -281,7 +294,7 @@ func (m *matcher) mat(n int32) any {
 
 // eqNV reports whether arena value n equals plain value v (equalValue).
 func (m *matcher) eqNV(n int32, v any) bool {
-	nd := m.nodes[n]
+	nd := m.nodeAt(n)
 	switch nd.kind {
 	case nUndef:
 		return v == Undefined
@@ -324,7 +337,7 @@ func (m *matcher) eqNV(n int32, v any) bool {
 
 // eqNN reports whether two arena values are equal (equalValue).
 func (m *matcher) eqNN(a, b int32) bool {
-	na, nb := m.nodes[a], m.nodes[b]
+	na, nb := m.nodeAt(a), m.nodeAt(b)
 	if na.kind == nb.kind {
 		switch na.kind {
 		case nStr:

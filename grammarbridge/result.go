@@ -95,7 +95,7 @@ func (m *matcher) record() {
 		m.vals = m.vals[:vmark]
 	}()
 	n, st, h := out.n, out.st, out.h
-	if m.nodes[n].kind == nUndef {
+	if n == undefNode {
 		n, h = nilNode, hashNil
 	}
 	if len(m.results) < 8 {
@@ -248,7 +248,7 @@ func (m *matcher) frameValue(f frame, slots []nval) nval {
 		return fs[0]
 	case implicitText:
 		// TypeAgent records a rule's default text as a matched value.
-		return nval{n: m.newNode(node{kind: nLit, a: a.textLit}), st: stats{1, 0}, h: a.textHash}
+		return nval{n: litNode(a.textLit), st: stats{1, 0}, h: a.textHash}
 	case implicitChild:
 		return f.last
 	}
