@@ -222,3 +222,27 @@ func TestNextCandidate(t *testing.T) {
 		g.release(m)
 	}
 }
+
+// TestStringAtFastPath checks stringAt's shortcut for literals that start
+// with a letter against trying every place.
+func TestStringAtFastPath(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	inputs := []string{"play it", "  Play", " ,.play", "\t-PLAY-list", "playlist", "  ", "", "  \u00a0play", "  ,\u2014play", "x play", "K", "\u212a", " \u212a"}
+	toks := [][]string{{"play"}, {"play", "list"}, {"pl"}, {"k"}, {"-play"}, {"x", "play"}}
+	for _, in := range inputs {
+		m := g.newMatcher(in, false)
+		for _, tk := range toks {
+			for _, sp := range []Spacing{SpacingAuto, SpacingRequired, SpacingOptional, SpacingNone} {
+				p := literalPart(tk, sp)
+				for pos := 0; pos <= len(in); pos++ {
+					e1, ok1 := m.stringAt(&p, sp, pos)
+					e2, ok2 := m.stringAtLazy(&p, sp, pos)
+					if ok1 != ok2 || ok1 && e1 != e2 {
+						t.Errorf("%q %q %v at %d: stringAt %d %v, lazy %d %v", in, tk, sp, pos, e1, ok1, e2, ok2)
+					}
+				}
+			}
+		}
+		g.release(m)
+	}
+}

@@ -124,6 +124,30 @@ var asciiUpper = func() (t [utf8.RuneSelf]byte) {
 // stringAt matches a literal part at pos, skipping separators lazily (the
 // fewest that let the part match), as TypeAgent's regular expression does.
 func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
+	if t := &p.toks[0]; t.ascii && !t.sepFirst {
+		// The first token starts with a letter or symbol, which no
+		// separator matches: it can only match after all the separators.
+		// With only ASCII separators before it, test that place only.
+		q := pos
+		for q < len(m.in) && m.in[q] < utf8.RuneSelf && asciiSep[m.in[q]] {
+			q++
+		}
+		if q == len(m.in) {
+			return 0, false
+		}
+		if c := m.in[q]; c < utf8.RuneSelf {
+			if c|asciiUpper[c] != t.lower[0] {
+				return 0, false
+			}
+			return m.tokensAt(p, sp, q)
+		}
+	}
+	return m.stringAtLazy(p, sp, pos)
+}
+
+// stringAtLazy is stringAt trying every place from pos, skipping one
+// separator at a time.
+func (m *matcher) stringAtLazy(p *cpart, sp Spacing, pos int) (int, bool) {
 	for {
 		if e, ok := m.tokensAt(p, sp, pos); ok {
 			return e, true
