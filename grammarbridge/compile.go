@@ -620,12 +620,9 @@ func literalPart(tokens []string, sp Spacing) cpart {
 	return p
 }
 
-// computeFirst fills the first-byte sets of every rule and alternative
-// reachable from start, by fixed-point iteration: an alternative can start
-// with what its first part can, and with what the next part can while the
-// parts before can match nothing. A rule or alternative that can match the
-// empty string, or start with a capture or a non-ASCII letter, is firstAny.
-func computeFirst(start *crule) {
+// reachable returns start and every rule its alternatives reach, each once,
+// in depth-first order.
+func reachable(start *crule) []*crule {
 	var rules []*crule
 	seen := map[*crule]bool{}
 	var walk func(r *crule)
@@ -644,6 +641,16 @@ func computeFirst(start *crule) {
 		}
 	}
 	walk(start)
+	return rules
+}
+
+// computeFirst fills the first-byte sets of every rule and alternative
+// reachable from start, by fixed-point iteration: an alternative can start
+// with what its first part can, and with what the next part can while the
+// parts before can match nothing. A rule or alternative that can match the
+// empty string, or start with a capture or a non-ASCII letter, is firstAny.
+func computeFirst(start *crule) {
+	rules := reachable(start)
 	// anyStart: some match can start with any byte (a capture, a
 	// non-ASCII or all-separator token); nullable: it can match nothing.
 	// Both make firstAny, which is what the matcher tests; a nullable rule
@@ -741,24 +748,7 @@ func firstNonSep(tok string) (byte, bool) {
 // make every later parse twice ((<Polite>)? with <Polite> = (please)?).
 // Which rules qualify is worked out conservatively, by fixed point.
 func dropRedundantSkips(start *crule) {
-	var rules []*crule
-	seen := map[*crule]bool{}
-	var walk func(r *crule)
-	walk = func(r *crule) {
-		if seen[r] {
-			return
-		}
-		seen[r] = true
-		rules = append(rules, r)
-		for _, a := range r.alts {
-			for i := range a.parts {
-				if p := &a.parts[i]; p.kind == partRules {
-					walk(p.rule)
-				}
-			}
-		}
-	}
-	walk(start)
+	rules := reachable(start)
 	// emptyUndef[r]: some way for r to match nothing gives the value
 	// undefined and counts nothing.
 	emptyUndef := map[*crule]bool{}
