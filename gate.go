@@ -139,6 +139,17 @@ func (rt *Runtime) execAuthority(ctx context.Context, msg Message, in intent.Aut
 		return "", &ActionError{Code: "MALFORMED_SYNTAX", Msg: fmt.Sprintf("%q is not a pending action id", in.ID)}
 	}
 	by := agentName(msg.Agent)
+	if in.Op == intent.Approve {
+		// Approval is a second pair of eyes: an agent never approves an
+		// action it queued itself.
+		p, err := rt.store.GetPending(ctx, id)
+		if err != nil {
+			return "", pendingErr(err, id)
+		}
+		if agentName(p.Agent) == by {
+			return "", &ActionError{Code: "PERMISSION_DENIED", Msg: fmt.Sprintf("#%d was queued by %s, who cannot approve it", id, by)}
+		}
+	}
 	switch in.Op {
 	case intent.Approve:
 		res, err := rt.Approve(ctx, id, by, in.Always)

@@ -373,6 +373,9 @@ func (rt *Runtime) fail(msg Message, a *detect.Action, r *Result, err error) *fa
 		return rt.failureRow(msg, a, r, parseDetail(pe))
 	case errors.As(err, &ae):
 		r.Code, r.Output = ae.Code, ae.Msg
+		if ae.Code == "PERMISSION_DENIED" {
+			r.Status = StatusDenied
+		}
 		if isDialectCode(ae.Code) {
 			return rt.failureRow(msg, a, r, otherDetail(ae.Code, ae.Msg))
 		}

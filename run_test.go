@@ -118,6 +118,12 @@ func TestRunApprovalFlow(t *testing.T) {
 	if res[0].Status != StatusDenied {
 		t.Fatalf("scout approved without the role: %+v", res[0])
 	}
+	// Not even an agent with the role may approve what it queued itself.
+	own, _ := rt.Run(ctx, Message{Text: "Mine.\n/recall + \"self\" !\n", Agent: "anchor"})
+	self, _ := rt.Run(ctx, Message{Text: "/approve " + itoa(own[0].Pending) + "\n", Agent: "anchor"})
+	if self[0].Status != StatusDenied || self[0].Code != "PERMISSION_DENIED" {
+		t.Fatalf("anchor approved its own action: %+v", self[0])
+	}
 	out, err := rt.Run(ctx, Message{Text: "/approve " + itoa(id) + "\n", Agent: "anchor", Session: "s2"})
 	if err != nil || out[0].Status != StatusOK {
 		t.Fatalf("anchor approve: %+v %v", out, err)
