@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -45,14 +44,8 @@ func runFailures(ctx context.Context, sio *stdio, args []string) error {
 	oldest := fl.Bool("oldest", false, "oldest first")
 	asJSON := fl.Bool("json", false, "one JSON object per row, one per line")
 	dbPath := fl.String("db", "", "database file (default $DIALECT_DB, else ~/.local/state/dialect/dialect.db)")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError("%v", err)
-	}
-	if fl.NArg() > 0 {
-		return usageError("unexpected argument %q", fl.Arg(0))
+	if help, err := parseFlags(fl, args); help || err != nil {
+		return err
 	}
 	if *limit < 0 {
 		return usageError("--limit must be ≥ 0")
@@ -147,14 +140,8 @@ func runFailuresPrune(ctx context.Context, sio *stdio, args []string) error {
 	older := fl.String("older-than", "", "delete rows older than this age (90d, 12w) or date (required)")
 	dry := fl.Bool("dry-run", false, "only count the rows that would be deleted")
 	dbPath := fl.String("db", "", "database file (default $DIALECT_DB, else ~/.local/state/dialect/dialect.db)")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError("%v", err)
-	}
-	if fl.NArg() > 0 {
-		return usageError("unexpected argument %q", fl.Arg(0))
+	if help, err := parseFlags(fl, args); help || err != nil {
+		return err
 	}
 	if *older == "" {
 		return usageError("prune needs --older-than (e.g. 90d)")

@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -56,6 +57,22 @@ func (e usageErr) Unwrap() error { return e.err }
 // usageError returns an error that makes the process exit with status 2.
 func usageError(format string, a ...any) error {
 	return usageErr{fmt.Errorf(format, a...)}
+}
+
+// parseFlags parses args with fl and refuses positional arguments. help is
+// true after -h, when the flag package has printed the usage and the
+// command has nothing more to do.
+func parseFlags(fl *flag.FlagSet, args []string) (help bool, err error) {
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return false, usageError("%v", err)
+	}
+	if fl.NArg() > 0 {
+		return false, usageError("unexpected argument %q", fl.Arg(0))
+	}
+	return false, nil
 }
 
 // exitCode maps an error returned by a command to the process exit status.

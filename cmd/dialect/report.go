@@ -41,14 +41,8 @@ func runReport(ctx context.Context, sio *stdio, args []string) error {
 	examples := fl.Int("examples", 3, "example usages per pattern and alias")
 	apply := fl.Bool("apply", false, "add the suggested aliases to the --config file, keeping its comments")
 	only := fl.String("only", "", "with --apply: accept only these aliases (comma-separated)")
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return usageError("%v", err)
-	}
-	if fl.NArg() > 0 {
-		return usageError("unexpected argument %q", fl.Arg(0))
+	if help, err := parseFlags(fl, args); help || err != nil {
+		return err
 	}
 	switch *format {
 	case "md", "json", "html":
