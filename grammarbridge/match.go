@@ -443,6 +443,30 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	}
 }
 
+// tryAlts steps into each alternative of r at pos that can start with
+// the next byte ch (when known), under continuation c, resetting the event
+// stack to n after each; it stops at an error.
+func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, known bool, n int) {
+	alts := r.alts
+	if !m.track {
+		alts = r.altsFor(ch, known)
+	}
+	for _, sub := range alts {
+		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			if m.track && len(sub.parts) > 0 {
+				m.expectPart(pos, &sub.parts[0])
+			}
+			continue
+		}
+		m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+		m.step(c, sub, 0, pos, w)
+		m.tn = n
+		if m.err != nil {
+			return
+		}
+	}
+}
+
 // enter tries every alternative of p's rule at pos, continuing with k.
 func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
 	r := p.rule
@@ -457,24 +481,7 @@ func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
 	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0, p.valueUsed) {
 		// Most rules are entered once at a position: explore them in place.
 		// Only a second visit collects and memoizes their outcomes.
-		alts := r.alts
-		if !m.track {
-			alts = r.altsFor(ch, known)
-		}
-		for _, sub := range alts {
-			if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
-				if m.track && len(sub.parts) > 0 {
-					m.expectPart(pos, &sub.parts[0])
-				}
-				continue
-			}
-			m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-			m.step(k, sub, 0, pos, w)
-			m.tn = n
-			if m.err != nil {
-				return
-			}
-		}
+		m.tryAlts(r, p.slot, k, pos, w, ch, known, n)
 		return
 	}
 	idx := m.outcomes(k, p, pos, w)

@@ -174,24 +174,7 @@ func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
 		m.conts[col].outer = int32(w2.ev)
 	}
 	ch, known := m.firstByte(pos, w2)
-	alts := p.rule.alts
-	if !m.track {
-		alts = p.rule.altsFor(ch, known)
-	}
-	for _, sub := range alts {
-		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
-			if m.track && len(sub.parts) > 0 {
-				m.expectPart(pos, &sub.parts[0])
-			}
-			continue
-		}
-		m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-		m.step(col, sub, 0, pos, w2)
-		m.tn = n
-		if m.err != nil {
-			break
-		}
-	}
+	m.tryAlts(p.rule, p.slot, col, pos, w2, ch, known, n)
 	m.ctop--
 	m.tn = base
 	m.entries[idx].busy = false
