@@ -71,8 +71,9 @@ func checkHashes(t *testing.T, g *Grammar, in string) {
 	defer g.release(m)
 	m.run()
 	for _, r := range m.results {
-		if r.hash != hashValue(r.value) {
-			t.Fatalf("%q: built hash %x, hashValue %x for %s", in, r.hash, hashValue(r.value), Canonical(r.value))
+		v := m.mat(r.n)
+		if r.hash != hashValue(v) {
+			t.Fatalf("%q: built hash %x, hashValue %x for %s", in, r.hash, hashValue(v), Canonical(v))
 		}
 	}
 }

@@ -3,8 +3,9 @@ package grammarbridge
 // This file holds the matcher's value arena. A parse's value is first
 // built as nodes in per-match slices that hold no Go pointers (no heap
 // allocation, no GC write barrier), with its hash and stats; it is
-// compared with the values already found, and only a value that is new
-// becomes a plain Go value (maps, slices, boxed strings). Duplicate
+// compared with the values already found; a value that is new stays in
+// the arena, and when the match ends all of them become plain Go values
+// (objects, slices, boxed strings) with one allocation per kind. Duplicate
 // parses, and the outcomes a memoized rule compares, cost no allocation.
 
 import (
@@ -264,8 +265,59 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 	return undefNval
 }
 
-// mat turns an arena value into a plain Go value.
+// mat turns one arena value into a plain Go value, allocating its own
+// objects and arrays.
 func (m *matcher) mat(n int32) any {
+	var mt materializer
+	mt.count(m, n)
+	mt.alloc()
+	return mt.value(m, n)
+}
+
+// materializer turns arena values into plain Go values with one
+// allocation per kind: every Object, every property and every array
+// element of the values it is given comes from one slice each. count
+// each value first, then alloc, then value each in the same order.
+type materializer struct {
+	nobj, nprop, nelem int
+	objs               []Object
+	props              []Prop
+	elems              []any
+}
+
+// count adds the objects, properties and elements of arena value n.
+func (mt *materializer) count(m *matcher, n int32) {
+	nd := m.nodeAt(n)
+	switch nd.kind {
+	case nObj:
+		mt.nobj++
+		mt.nprop += int(nd.b)
+	case nArr:
+		mt.nelem += int(nd.b)
+	default:
+		return
+	}
+	for _, k := range m.kids[nd.a : nd.a+nd.b] {
+		mt.count(m, k.n)
+	}
+}
+
+// alloc allocates what count counted.
+func (mt *materializer) alloc() {
+	if mt.nobj > 0 {
+		mt.objs = make([]Object, mt.nobj)
+	}
+	if mt.nprop > 0 {
+		mt.props = make([]Prop, mt.nprop)
+	}
+	if mt.nelem > 0 {
+		mt.elems = make([]any, mt.nelem)
+	}
+}
+
+// value returns arena value n as a plain Go value, taking its objects,
+// properties and elements from the slices alloc made.
+func (mt *materializer) value(m *matcher, n int32) any {
 	nd := m.nodeAt(n)
 	switch nd.kind {
 	case nLit:
@@ -277,15 +329,21 @@ func (m *matcher) mat(n int32) any {
 	case nNum:
 		return nd.num
 	case nObj:
-		obj := make(map[string]any, nd.b)
-		for _, k := range m.kids[nd.a : nd.a+nd.b] {
-			obj[m.g.vt.keys[k.key]] = m.mat(k.n)
+		obj := &mt.objs[0]
+		mt.objs = mt.objs[1:]
+		k := int(nd.b)
+		obj.Props = mt.props[:k:k]
+		mt.props = mt.props[k:]
+		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
+			obj.Props[i] = Prop{m.g.vt.keys[kd.key], mt.value(m, kd.n)}
 		}
 		return obj
 	case nArr:
-		arr := make([]any, nd.b)
-		for i, k := range m.kids[nd.a : nd.a+nd.b] {
-			arr[i] = m.mat(k.n)
+		k := int(nd.b)
+		arr := mt.elems[:k:k]
+		mt.elems = mt.elems[k:]
+		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
+			arr[i] = mt.value(m, kd.n)
 		}
 		return arr
 	}
@@ -309,12 +367,12 @@ func (m *matcher) eqNV(n int32, v any) bool {
 		f, ok := v.(float64)
 		return ok && (nd.num == f || math.IsNaN(nd.num) && math.IsNaN(f))
 	case nObj:
-		mv, ok := v.(map[string]any)
-		if !ok || len(mv) != int(nd.b) {
+		o, ok := v.(*Object)
+		if !ok || o.Len() != int(nd.b) {
 			return false
 		}
 		for _, k := range m.kids[nd.a : nd.a+nd.b] {
-			x, ok := mv[m.g.vt.keys[k.key]]
+			x, ok := o.Get(m.g.vt.keys[k.key])
 			if !ok || !m.eqNV(k.n, x) {
 				return false
 			}

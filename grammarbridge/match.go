@@ -8,8 +8,9 @@ import (
 
 // Match is one distinct value that a grammar gives an input.
 type Match struct {
-	// Value is a plain Go value: map[string]any, []any, string, float64,
-	// bool or nil.
+	// Value is a plain Go value: *Object (an object, properties in the
+	// order the grammar wrote them), []any, string, float64, bool or nil.
+	// Plain turns objects into map[string]any.
 	Value any
 	// MatchedValues is TypeAgent's matchedValueCount: how many captured
 	// values the value was built from (wildcards, numbers, and the default
@@ -159,15 +160,6 @@ type matcher struct {
 	track    bool
 	far      int
 	expected map[string]bool
-}
-
-// result is one distinct value and its best rank.
-type result struct {
-	value any
-	st    stats
-	order int
-	hash  uint64 // of value, once a second result needs comparing
-	next  int    // previous result with the same hash, or -1
 }
 
 func (g *Grammar) newMatcher(input string, track bool) *matcher {

@@ -76,9 +76,19 @@ func (m *matcher) expectRule(pos int, r *crule) {
 	}
 }
 
+// result is one distinct value and its best rank.
+type result struct {
+	n     int32 // the value in the arena
+	st    stats
+	order int
+	hash  uint64 // of the value
+	next  int    // previous result with the same hash, or -1
+}
+
 // record builds the value of the parse on the trail and adds it to the
-// results. The value is built in the arena first: a value already found
-// costs no allocation, and only a new one becomes a plain Go value.
+// results. The value is built in the arena: a value already found is
+// dropped from it again, a new one stays there until ranked makes plain
+// values of all of them.
 func (m *matcher) record() {
 	m.succ++
 	m.work += m.tn / 8 // building a value is work too
@@ -88,29 +98,42 @@ func (m *matcher) record() {
 	mark := len(m.nodes)
 	kmark, vmark := len(m.kids), len(m.vals)
 	out := m.build(m.tbuf[:m.tn])
-	defer func() {
-		// The arena's nodes of this parse are no longer needed.
-		m.nodes, m.kids = m.nodes[:mark], m.kids[:kmark]
-		clear(m.vals[vmark:])
-		m.vals = m.vals[:vmark]
-	}()
 	n, st, h := out.n, out.st, out.h
 	if n == undefNode {
 		n, h = nilNode, hashNil
 	}
+	if i := m.findResult(n, h); i >= 0 {
+		if better(st, m.results[i].st) {
+			m.results[i].st = st
+			m.results[i].order = m.work
+		}
+		// The arena's nodes of this parse are no longer needed.
+		m.nodes, m.kids = m.nodes[:mark], m.kids[:kmark]
+		clear(m.vals[vmark:])
+		m.vals = m.vals[:vmark]
+		return
+	}
+	r := result{n: n, st: st, order: m.work, next: -1, hash: h}
+	if m.index != nil {
+		if i, ok := m.index[h]; ok {
+			r.next = i // chain the collision
+		}
+		m.index[h] = len(m.results)
+	}
+	m.results = append(m.results, r)
+}
+
+// findResult returns the index of the result equal to arena value n
+// (whose hash is h), or -1. Up to 8 results are compared one by one;
+// from then on an index by hash finds them.
+func (m *matcher) findResult(n int32, h uint64) int {
 	if len(m.results) < 8 {
-		// Few results: compare with each; no map.
 		for i := range m.results {
-			if m.results[i].hash == h && m.eqNV(n, m.results[i].value) {
-				if better(st, m.results[i].st) {
-					m.results[i].st = st
-					m.results[i].order = m.work
-				}
-				return
+			if m.results[i].hash == h && m.eqNN(n, m.results[i].n) {
+				return i
 			}
 		}
-		m.results = append(m.results, result{value: m.mat(n), st: st, order: m.work, next: -1, hash: h})
-		return
+		return -1
 	}
 	if m.index == nil {
 		m.index = map[uint64]int{}
@@ -125,22 +148,13 @@ func (m *matcher) record() {
 	}
 	i, ok := m.index[h]
 	for ok {
-		if m.eqNV(n, m.results[i].value) {
-			if better(st, m.results[i].st) {
-				m.results[i].st = st
-				m.results[i].order = m.work
-			}
-			return
+		if m.eqNN(n, m.results[i].n) {
+			return i
 		}
 		i = m.results[i].next
 		ok = i >= 0
 	}
-	r := result{value: m.mat(n), st: st, order: m.work, next: -1, hash: h}
-	if i, ok := m.index[h]; ok {
-		r.next = i // chain the collision
-	}
-	m.index[h] = len(m.results)
-	m.results = append(m.results, r)
+	return -1
 }
 
 // better reports whether a ranks strictly before b.
@@ -168,9 +182,16 @@ func (m *matcher) ranked() []Match {
 			return cmp.Compare(a.order, b.order)
 		})
 	}
+	// Every result's value becomes a plain value here, from one slice of
+	// objects, one of properties and one of array elements.
+	var mt materializer
+	for i := range rs {
+		mt.count(m, rs[i].n)
+	}
+	mt.alloc()
 	out := make([]Match, len(rs))
-	for i, r := range rs {
-		out[i] = Match{Value: r.value, MatchedValues: r.st.values, WildcardChars: r.st.wildChars}
+	for i := range rs {
+		out[i] = Match{Value: mt.value(m, rs[i].n), MatchedValues: rs[i].st.values, WildcardChars: rs[i].st.wildChars}
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package grammarbridge
 import (
 	"hash/maphash"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -52,27 +51,23 @@ func (e *evaluator) evalHashed(x ValueExpr) (any, uint64) {
 		e.st = e.st.add(s.st)
 		return s.v, s.h
 	case *ObjectValue:
-		obj := make(map[string]any, len(x.Props))
+		obj := &Object{Props: make([]Prop, 0, len(x.Props))}
 		sum, n := uint64(0), 0
 		spread := false
 		for _, p := range x.Props {
 			if p.Spread {
 				spread = true
-				if m, ok := e.eval(p.Value).(map[string]any); ok {
-					for k, mv := range m {
-						obj[k] = mv
-					}
-				}
+				spreadInto(obj, e.eval(p.Value))
 				continue
 			}
 			v, h := e.evalHashed(p.Value)
 			if v != Undefined { // JSON.stringify drops undefined properties
-				obj[p.Key] = v
+				obj.set(p.Key, v)
 				sum += mix64(hashString(p.Key)*31 ^ h)
 				n++
 			}
 		}
-		if spread || n != len(obj) { // a spread, or a key written twice
+		if spread || n != len(obj.Props) { // a spread, or a key written twice
 			return obj, hashValue(obj)
 		}
 		return obj, mix64(objectSeed + sum)
@@ -111,19 +106,15 @@ func (e *evaluator) eval(x ValueExpr) any {
 		e.st = e.st.add(s.st)
 		return s.v
 	case *ObjectValue:
-		obj := make(map[string]any, len(x.Props))
+		obj := &Object{Props: make([]Prop, 0, len(x.Props))}
 		for _, p := range x.Props {
 			v := e.eval(p.Value)
 			if p.Spread {
-				if m, ok := v.(map[string]any); ok {
-					for k, mv := range m {
-						obj[k] = mv
-					}
-				}
+				spreadInto(obj, v)
 				continue
 			}
 			if v != Undefined { // JSON.stringify drops undefined properties
-				obj[p.Key] = v
+				obj.set(p.Key, v)
 			}
 		}
 		return obj
@@ -214,6 +205,16 @@ func (e *evaluator) eval(x ValueExpr) any {
 	return Undefined
 }
 
+// spreadInto copies the properties of v, when it is an object, into obj
+// ({...v}); anything else spreads nothing.
+func spreadInto(obj *Object, v any) {
+	if src, ok := v.(*Object); ok {
+		for _, p := range src.Props {
+			obj.set(p.Key, p.Value)
+		}
+	}
+}
+
 // knownMethods is the closed set of methods a value expression may call.
 var knownMethods = map[string]bool{
 	"toLowerCase": true, "toUpperCase": true, "trim": true, "trimStart": true, "trimEnd": true,
@@ -270,8 +271,8 @@ func call(v any, method string, args []any) any {
 
 func member(v, key any) any {
 	switch v := v.(type) {
-	case map[string]any:
-		if r, ok := v[toString(key)]; ok {
+	case *Object:
+		if r, ok := v.Get(toString(key)); ok {
 			return r
 		}
 	case []any:
@@ -463,73 +464,6 @@ func formatNumber(f float64) string {
 	return s
 }
 
-// deepCopy returns a copy of a plain value that shares no map or slice
-// with it.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, el := range v {
-			out[k] = deepCopy(el)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, el := range v {
-			out[i] = deepCopy(el)
-		}
-		return out
-	}
-	return v
-}
-
-// appendCanonical appends the canonical JSON text of a plain value: object
-// keys sorted, no insignificant space, numbers as JavaScript prints them.
-func appendCanonical(b []byte, v any) []byte {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...)
-	case bool:
-		if v {
-			return append(b, "true"...)
-		}
-		return append(b, "false"...)
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return append(b, "null"...)
-		}
-		return append(b, formatNumber(v)...)
-	case string:
-		return appendJSONString(b, v)
-	case []any:
-		b = append(b, '[')
-		for i, el := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendCanonical(b, el)
-		}
-		return append(b, ']')
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			b = appendCanonical(b, v[k])
-		}
-		return append(b, '}')
-	}
-	return append(b, "null"...)
-}
-
 func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -561,7 +495,7 @@ func appendJSONString(b []byte, s string) []byte {
 // Match): object keys sorted, no spaces, numbers as JavaScript prints them.
 // Two values are the same match exactly when their canonical texts are
 // equal.
-func Canonical(v any) string { return string(appendCanonical(nil, v)) }
+func Canonical(v any) string { return string(appendJSON(nil, v, true)) }
 
 // Constants of hashValue.
 const (
@@ -593,6 +527,12 @@ func hashValue(v any) uint64 {
 		h := uint64(arraySeed)
 		for _, el := range v {
 			h = (h ^ hashValue(el)) * hashPrime
+		}
+		return mix64(h)
+	case *Object:
+		h := uint64(objectSeed)
+		for _, p := range v.Props {
+			h += mix64(hashString(p.Key)*31 ^ hashValue(p.Value))
 		}
 		return mix64(h)
 	case map[string]any:
@@ -636,6 +576,18 @@ func mix64(x uint64) uint64 {
 // equalValue reports whether two plain values are the same JSON value.
 func equalValue(a, b any) bool {
 	switch a := a.(type) {
+	case *Object:
+		bo, ok := b.(*Object)
+		if !ok || len(a.Props) != len(bo.Props) {
+			return false
+		}
+		for _, p := range a.Props {
+			bv, ok := bo.Get(p.Key)
+			if !ok || !equalValue(p.Value, bv) {
+				return false
+			}
+		}
+		return true
 	case map[string]any:
 		bm, ok := b.(map[string]any)
 		if !ok || len(a) != len(bm) {

@@ -214,12 +214,13 @@ func (r *Registry) matchCustom(v *Verb, in Input) (map[string]any, string, error
 		e.Expected = exp
 		return nil, "", e
 	}
-	if k := bannedIn(m.Value); k != "" {
+	val := grammarbridge.Plain(m.Value)
+	if k := bannedIn(val); k != "" {
 		return nil, "", perr(BannedKey, v.Name, 0, "/%s: the grammar's value has the key %q, which is not allowed", v.Name, k)
 	}
-	args, ok := m.Value.(map[string]any)
+	args, ok := val.(map[string]any)
 	if !ok {
-		args = map[string]any{"value": m.Value}
+		args = map[string]any{"value": val}
 	}
 	return args, text, nil
 }

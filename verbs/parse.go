@@ -153,7 +153,7 @@ func (p *parser) run(b *builtin) (intent.Intent, error) {
 	if err != nil {
 		return nil, p.noMatch(b, err)
 	}
-	val, _ := m.Value.(map[string]any)
+	val, _ := grammarbridge.Plain(m.Value).(map[string]any)
 	return b.build(p, val)
 }
 

@@ -84,9 +84,9 @@ func printGrammarErrors(w io.Writer, err error) {
 
 // grammarMatchLine is one line of `grammar match --json` output.
 type grammarMatchLine struct {
-	Input   string `json:"input"`
-	Matches []any  `json:"matches"`
-	Error   string `json:"error,omitempty"`
+	Input   string            `json:"input"`
+	Matches []json.RawMessage `json:"matches"`
+	Error   string            `json:"error,omitempty"`
 }
 
 func runGrammarMatch(ctx context.Context, sio *stdio, args []string) error {
@@ -166,21 +166,14 @@ func runGrammarMatch(ctx context.Context, sio *stdio, args []string) error {
 	return nil
 }
 
-// sortedValues returns the match values sorted by their canonical JSON
-// text, as TypeAgent's reference cases list them.
-func sortedValues(ms []grammarbridge.Match) []any {
-	type kv struct {
-		key string
-		v   any
-	}
-	kvs := make([]kv, len(ms))
+// sortedValues returns the match values as canonical JSON (keys sorted,
+// numbers as JavaScript prints them), sorted by that text, as TypeAgent's
+// reference cases list them.
+func sortedValues(ms []grammarbridge.Match) []json.RawMessage {
+	out := make([]json.RawMessage, len(ms))
 	for i, m := range ms {
-		kvs[i] = kv{grammarbridge.Canonical(m.Value), m.Value}
+		out[i] = json.RawMessage(grammarbridge.Canonical(m.Value))
 	}
-	sort.Slice(kvs, func(i, j int) bool { return kvs[i].key < kvs[j].key })
-	out := make([]any, len(kvs))
-	for i, x := range kvs {
-		out[i] = x.v
-	}
+	sort.Slice(out, func(i, j int) bool { return string(out[i]) < string(out[j]) })
 	return out
 }
