@@ -65,6 +65,13 @@ func speed(msgs [][]byte, rounds int) []speedRow {
 				}
 			}
 		}},
+		{"floor: io.Discard, 4-byte writes", rounds, func() {
+			for _, m := range msgs {
+				for i := 0; i < len(m); i += 4 {
+					io.Discard.Write(m[i:min(i+4, len(m))])
+				}
+			}
+		}},
 		{"baseline: bytes.IndexByte('/')", rounds, func() {
 			for _, m := range msgs {
 				for i := 0; ; {
