@@ -156,6 +156,7 @@ type matcher struct {
 	vals       []any
 	strCache   *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
 	strUsed    []uint8                 // its entries in use
+	keys       []rankKey               // scratch for ranked
 
 	track    bool
 	far      int

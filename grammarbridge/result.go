@@ -171,16 +171,26 @@ func better(a, b stats) bool {
 func (m *matcher) ranked() []Match {
 	rs := m.results
 	if len(rs) > 1 {
-		// order is unique, so an unstable sort gives the stable order.
-		slices.SortFunc(rs, func(a, b result) int {
-			switch {
-			case better(a.st, b.st):
-				return -1
-			case better(b.st, a.st):
-				return 1
+		// The ranking as two integers, sorted without touching the
+		// results; order is unique, so an unstable sort gives the stable
+		// order.
+		keys := m.keys[:0]
+		for i := range rs {
+			keys = append(keys, rankKey{rs[i].st.key(), uint64(rs[i].order), int32(i)})
+		}
+		slices.SortFunc(keys, func(a, b rankKey) int {
+			if c := cmp.Compare(a.rank, b.rank); c != 0 {
+				return c
 			}
 			return cmp.Compare(a.order, b.order)
 		})
+		m.keys = keys
+	}
+	at := func(i int) *result {
+		if len(rs) > 1 {
+			return &rs[m.keys[i].i]
+		}
+		return &rs[i]
 	}
 	// Every result's value becomes a plain value here, from one slice of
 	// objects, one of properties and one of array elements.
@@ -191,9 +201,29 @@ func (m *matcher) ranked() []Match {
 	mt.alloc()
 	out := make([]Match, len(rs))
 	for i := range rs {
-		out[i] = Match{Value: mt.value(m, rs[i].n), MatchedValues: rs[i].st.values, WildcardChars: rs[i].st.wildChars}
+		r := at(i)
+		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: r.st.values, WildcardChars: r.st.wildChars}
 	}
 	return out
+}
+
+// rankKey is a result's place in the ranking: rank (stats.key), then the
+// order in which it was found, and its index in matcher.results.
+type rankKey struct {
+	rank, order uint64
+	i           int32
+}
+
+// key returns an integer that orders stats as better does: values
+// without wildcard text first, then more matched values, then fewer
+// wildcard characters (counts beyond 2^31-1 tie).
+func (s stats) key() uint64 {
+	const most = 1<<31 - 1
+	var k uint64
+	if s.wildChars != 0 {
+		k = 1 << 62
+	}
+	return k | uint64(most-min(max(s.values, 0), most))<<31 | uint64(min(max(s.wildChars, 0), most))
 }
 
 // frame is an alternative being rebuilt from the trail. It holds no
