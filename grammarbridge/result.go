@@ -170,28 +170,21 @@ func better(a, b stats) bool {
 
 func (m *matcher) ranked() []Match {
 	rs := m.results
-	if len(rs) > 1 {
-		// The ranking as two integers, sorted without touching the
-		// results; order is unique, so an unstable sort gives the stable
-		// order.
-		keys := m.keys[:0]
-		for i := range rs {
-			keys = append(keys, rankKey{rs[i].st.key(), uint64(rs[i].order), int32(i)})
-		}
+	// The ranking as two integers, sorted without moving the results;
+	// order is unique, so an unstable sort gives the stable order.
+	keys := m.keys[:0]
+	for i := range rs {
+		keys = append(keys, rankKey{rs[i].st.key(), uint64(rs[i].order), int32(i)})
+	}
+	if len(keys) > 1 {
 		slices.SortFunc(keys, func(a, b rankKey) int {
 			if c := cmp.Compare(a.rank, b.rank); c != 0 {
 				return c
 			}
 			return cmp.Compare(a.order, b.order)
 		})
-		m.keys = keys
 	}
-	at := func(i int) *result {
-		if len(rs) > 1 {
-			return &rs[m.keys[i].i]
-		}
-		return &rs[i]
-	}
+	m.keys = keys
 	// Every result's value becomes a plain value here, from one slice of
 	// objects, one of properties and one of array elements.
 	var mt materializer
@@ -200,8 +193,8 @@ func (m *matcher) ranked() []Match {
 	}
 	mt.alloc()
 	out := make([]Match, len(rs))
-	for i := range rs {
-		r := at(i)
+	for i, k := range keys {
+		r := &rs[k.i]
 		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: r.st.values, WildcardChars: r.st.wildChars}
 	}
 	return out
