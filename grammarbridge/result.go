@@ -234,34 +234,47 @@ func (m *matcher) build(trail []event) nval {
 	stack := m.frames[:0]
 	slots := m.slotBuf[:0]
 	var out nval
-	for i := range trail {
+	for i := 0; i < len(trail); i++ {
 		ev := &trail[i]
+		var v nval // the value of a frame that ends here
+		parentSlot := ev.slot
 		switch ev.kind {
 		case evBegin:
-			f := frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(len(slots)), last: undefNval}
-			for range m.g.alts[ev.alt].nslots {
+			n := m.g.alts[ev.alt].nslots
+			if n == 0 && i+1 < len(trail) && trail[i+1].kind == evEnd {
+				// An alternative with nothing inside (a keyword, most
+				// often): its value needs no frame.
+				v = m.frameValue(frame{alt: ev.alt, last: undefNval}, nil)
+				i++
+				break
+			}
+			stack = append(stack, frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(len(slots)), last: undefNval})
+			for range n {
 				slots = append(slots, undefNval)
 			}
-			stack = append(stack, f)
+			continue
 		case evWild:
 			s := m.in[ev.a:ev.b]
 			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nStr, a: ev.a, b: ev.b}), st: stats{1, utf16Len(s)}, h: hashString(s)}
+			continue
 		case evNum:
 			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
+			continue
 		case evEnd:
 			f := stack[len(stack)-1]
-			v := m.frameValue(f, slots)
+			v = m.frameValue(f, slots)
 			stack = stack[:len(stack)-1]
 			slots = slots[:f.slots]
-			if len(stack) == 0 {
-				out = v
-				break
-			}
-			parent := &stack[len(stack)-1]
-			parent.last = v
-			if f.parentSlot >= 0 {
-				slots[parent.slots+f.parentSlot] = v
-			}
+			parentSlot = f.parentSlot
+		}
+		if len(stack) == 0 {
+			out = v
+			continue
+		}
+		parent := &stack[len(stack)-1]
+		parent.last = v
+		if parentSlot >= 0 {
+			slots[parent.slots+parentSlot] = v
 		}
 	}
 	m.frames, m.slotBuf = stack[:0], slots[:0]
