@@ -435,36 +435,71 @@ func (m *matcher) eqNN(a, b int32) bool {
 	return m.eqNV(a, m.mat(b))
 }
 
-// strCacheSize is the number of entries of the matcher's cache of boxed
+// strCacheSize is the number of entries of the matcher's cache of
 // wildcard texts (a power of two).
 const strCacheSize = 64
 
-// strEntry caches the boxed text a:b of the input (key a<<32|b, plus 1;
-// 0 is empty).
+// strEntry caches, for the input's text a:b (key a<<32|b, plus 1; 0 is
+// empty), its hash and UTF-16 length once computed (h != 0) and its boxed
+// value once made (v != nil).
 type strEntry struct {
 	key uint64
+	h   uint64
+	u16 int32
 	v   any
 }
 
-// boxStr returns the input's text a:b as a plain value. The same wildcard
-// text is often in many results (or several times in one): it is boxed
-// once per match.
-func (m *matcher) boxStr(a, b int32) any {
+// strAt returns the cache entry of the input's text a:b, emptied when it
+// held another text. The same wildcard text is in many parses and results
+// (or several times in one): it is hashed, measured and boxed once.
+func (m *matcher) strAt(a, b int32) *strEntry {
 	key := uint64(a)<<32 | uint64(b) + 1
 	if m.strCache == nil {
 		m.strCache = new([strCacheSize]strEntry)
 	}
 	i := (uint64(a)*31 + uint64(b)) & (strCacheSize - 1)
 	e := &m.strCache[i]
-	if e.key == key {
-		return e.v
+	if e.key != key {
+		if e.key == 0 {
+			m.strUsed = append(m.strUsed, uint8(i))
+		}
+		*e = strEntry{key: key}
 	}
-	v := any(m.in[a:b])
-	if e.key == 0 {
-		m.strUsed = append(m.strUsed, uint8(i))
+	return e
+}
+
+// strVal returns the arena value of the input's text a:b: a new node,
+// with the text's hash and stats. Those of a long text are cached.
+func (m *matcher) strVal(a, b int32) nval {
+	n := m.newNode(node{kind: nStr, a: a, b: b})
+	if b-a <= 16 {
+		s := m.in[a:b]
+		return nval{n: n, st: stats{1, m.utf16Len(s)}, h: hashString(s)}
 	}
-	e.key, e.v = key, v
-	return v
+	e := m.strAt(a, b)
+	if e.h == 0 {
+		s := m.in[a:b]
+		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+	}
+	return nval{n: n, st: stats{1, int(e.u16)}, h: e.h}
+}
+
+// utf16Len is utf16Len(s) for a text of the input, which needs no look
+// at its bytes when the input is ASCII.
+func (m *matcher) utf16Len(s string) int {
+	if m.isASCII() {
+		return len(s)
+	}
+	return utf16Len(s)
+}
+
+// boxStr returns the input's text a:b as a plain value.
+func (m *matcher) boxStr(a, b int32) any {
+	e := m.strAt(a, b)
+	if e.v == nil {
+		e.v = m.in[a:b]
+	}
+	return e.v
 }
 
 // clearStrCache empties the entries of the boxed-text cache in use.

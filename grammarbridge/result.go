@@ -254,8 +254,7 @@ func (m *matcher) build(trail []event) nval {
 			}
 			continue
 		case evWild:
-			s := m.in[ev.a:ev.b]
-			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nStr, a: ev.a, b: ev.b}), st: stats{1, utf16Len(s)}, h: hashString(s)}
+			slots[stack[len(stack)-1].slots+ev.slot] = m.strVal(ev.a, ev.b)
 			continue
 		case evNum:
 			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
