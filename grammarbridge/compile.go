@@ -158,6 +158,10 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
 	walkRules(start, c.nrules, (*crule).buildDispatch)
+	if !opts.naive {
+		b := shareBuilder{g: g}
+		walkRules(start, c.nrules, b.buildShare)
+	}
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
 			g.Types = append(g.Types, im.Names...)

@@ -113,7 +113,7 @@ type cont struct {
 
 	// collect, when set, makes this a collecting continuation: the rule's
 	// outcomes are stored there instead of continuing (see outcomes).
-	collect  int32 // 1 + index in m.entries, or 0
+	collect  int32 // 1 + index in m.entries, or -1 - index in m.shareCols, or 0
 	segStart int32 // trail index of the rule's evBegin
 	outer    int32 // trail index of the stand-in for the caller's open wildcard, or -1
 }
@@ -131,30 +131,34 @@ type matcher struct {
 	limit int
 	err   error
 
-	results    []result
-	index      map[uint64]int      // value hash -> last results index with it
-	memo       map[memoKey]int     // -> index in entries, when memoTab is too big
-	memoTab    []uint64            // (rule, pos, open) -> gen<<32 | entries index
-	gen        uint32              // generation of memoTab entries for this input
-	lower      []byte              // the input lower-cased, when asciiState is 1 (reused)
-	asciiState uint8               // 0 unknown, 1 the input is ASCII, 2 it is not
-	bigrams    [bigramWords]uint64 // hashed set of lower's byte pairs (bigram), when ASCII
-	failed     map[failKey]struct{}
-	succ       int         // successes so far: results recorded and outcomes collected
-	busyHits   int         // rules found busy (left recursion): failures then are not final
-	serial     int32       // last continuation serial
-	entries    []memoEntry // reused across inputs
-	nent       int         // entries in use
-	segs       []event     // trail segments of pending outcomes
-	conts      []cont      // continuation arena, used LIFO
-	ctop       int         // conts in use
-	frames     []frame     // scratch for build
-	slotBuf    []nval      // scratch for build
-	nodes      []node      // the value arena (lazy.go)
-	kids       []kid
-	vals       []any
-	strCache   *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
-	strUsed    []uint8                 // its entries in use
+	results     []result
+	index       map[uint64]int      // value hash -> last results index with it
+	memo        map[memoKey]int     // -> index in entries, when memoTab is too big
+	memoTab     []uint64            // (rule, pos, open) -> gen<<32 | entries index
+	gen         uint32              // generation of memoTab entries for this input
+	lower       []byte              // the input lower-cased, when asciiState is 1 (reused)
+	asciiState  uint8               // 0 unknown, 1 the input is ASCII, 2 it is not
+	bigrams     [bigramWords]uint64 // hashed set of lower's byte pairs (bigram), when ASCII
+	failed      map[failKey]struct{}
+	succ        int         // successes so far: results recorded and outcomes collected
+	busyHits    int         // rules found busy (left recursion): failures then are not final
+	serial      int32       // last continuation serial
+	entries     []memoEntry // reused across inputs
+	nent        int         // entries in use
+	segs        []event     // trail segments of pending outcomes
+	conts       []cont      // continuation arena, used LIFO
+	shareOuts   []shareOut  // ways shared prefixes matched (share.go), used LIFO
+	shareSegs   []event     // their trail segments
+	shareCols   []shareCol  // collections of ways under way, LIFO
+	shareActive int         // tryAlts calls exploring a prefix tree
+	ctop        int         // conts in use
+	frames      []frame     // scratch for build
+	slotBuf     []nval      // scratch for build
+	nodes       []node      // the value arena (lazy.go)
+	kids        []kid
+	vals        []any
+	strCache    *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
+	strUsed     []uint8                 // its entries in use
 
 	track    bool
 	far      int
@@ -183,6 +187,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
 	m.results = m.results[:0]
 	m.segs = m.segs[:0]
+	m.shareOuts, m.shareSegs, m.shareCols, m.shareActive = m.shareOuts[:0], m.shareSegs[:0], m.shareCols[:0], 0
 	m.resetArena()
 	// The dense memo table is reused with a new generation; an input too
 	// long for it uses the map. Clearing a map costs its capacity: big
@@ -267,24 +272,7 @@ func (m *matcher) pushCont(k cont) int32 {
 func (m *matcher) run() {
 	m.tn = 0
 	ch, known := m.firstByte(0, noWild)
-	alts := m.g.start.alts
-	if !m.track {
-		alts = m.g.start.altsFor(ch, known)
-	}
-	for _, a := range alts {
-		if known && !a.firstAny && (ch < 0 || !a.first.has(byte(ch))) {
-			if m.track && len(a.parts) > 0 {
-				m.expectPart(0, &a.parts[0])
-			}
-			continue
-		}
-		m.push(event{kind: evBegin, alt: a.id, slot: -1})
-		m.step(top, a, 0, 0, noWild)
-		m.tn = 0
-		if m.err != nil {
-			return
-		}
-	}
+	m.tryAlts(m.g.start, -1, top, 0, noWild, ch, known, 0)
 }
 
 // step matches part i of alternative a at pos, then everything after it.
@@ -449,6 +437,21 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, known bool, n int) {
 	alts := r.alts
 	if !m.track {
+		if w.start < 0 {
+			if tree := r.treeFor(ch, known); tree != nil {
+				// Alternatives that begin alike: share those parts.
+				root := int32(len(m.shareOuts))
+				m.shareOuts = append(m.shareOuts, shareOut{end: int32(pos), seg: int32(len(m.shareSegs)), wstart: -1, next: -1})
+				m.shareActive++
+				m.tryTree(tree, 0, root, slot, c, n)
+				if m.shareActive--; m.shareActive == 0 {
+					// No collection is under way: drop every way collected.
+					m.shareOuts, m.shareSegs = m.shareOuts[:0], m.shareSegs[:0]
+				}
+				m.tn = n
+				return
+			}
+		}
 		alts = r.altsFor(ch, known)
 	}
 	for _, sub := range alts {
@@ -532,6 +535,10 @@ func (m *matcher) bindNumber(c int32, a *calt, i int, p *cpart, v float64, e int
 
 // finishAlt continues after alternative a has matched up to pos.
 func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
+	if c != top && m.conts[c].collect < 0 {
+		m.collectShare(c, pos, w)
+		return
+	}
 	n := m.tn
 	m.push(event{kind: evEnd})
 	defer func() { m.tn = n }()
@@ -540,7 +547,7 @@ func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
 		return
 	}
 	kc := &m.conts[c]
-	if kc.collect != 0 {
+	if kc.collect > 0 {
 		m.collect(c, pos, w)
 		return
 	}

@@ -38,6 +38,12 @@ type crule struct {
 	// the matcher skips the others without testing each (see altsFor).
 	firstIdx   *[129]uint8
 	firstLists [][]*calt
+
+	// tree and firstTrees are the prefix trees (share.go) of alts and of
+	// each of firstLists, or nil where no two alternatives tried one
+	// after the other begin alike.
+	tree       []shareNode
+	firstTrees [][]shareNode
 }
 
 // altsFor returns r's alternatives that may match where the folded first
