@@ -621,6 +621,12 @@ func literalPart(tokens []string, sp Spacing) cpart {
 			p.seps[i-1] = k
 		}
 	}
+	p.asciiToks = true
+	for i, t := range p.toks {
+		if !t.ascii || i > 0 && t.sepFirst {
+			p.asciiToks = false
+		}
+	}
 	return p
 }
 

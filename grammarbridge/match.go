@@ -139,6 +139,7 @@ type matcher struct {
 	lower       []byte              // the input lower-cased, when asciiState is 1 (reused)
 	asciiState  uint8               // 0 unknown, 1 the input is ASCII, 2 it is not
 	bigrams     [bigramWords]uint64 // hashed set of lower's byte pairs (bigram), when ASCII
+	bigramsDone bool                // bigrams is filled for this input
 	failed      map[failKey]struct{}
 	succ        int         // successes so far: results recorded and outcomes collected
 	busyHits    int         // rules found busy (left recursion): failures then are not final
@@ -187,6 +188,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
 	m.results = m.results[:0]
 	m.segs = m.segs[:0]
+	m.lowerInput()
 	m.shareOuts, m.shareSegs, m.shareCols, m.shareActive = m.shareOuts[:0], m.shareSegs[:0], m.shareCols[:0], 0
 	m.resetArena()
 	// The dense memo table is reused with a new generation; an input too

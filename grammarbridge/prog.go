@@ -195,9 +195,12 @@ type cpart struct {
 	name     string // variable name, or rule name for references (for expected lists)
 	typ      string // capture type as written
 
-	toks []ctoken  // literal tokens
-	seps []sepKind // seps[i] is between toks[i] and toks[i+1]
-	text string    // tokens joined by single spaces, as written
+	toks []ctoken // literal tokens
+	// asciiToks: every token is ASCII and none but the first starts with
+	// a separator (see matcher.tokensASCII).
+	asciiToks bool
+	seps      []sepKind // seps[i] is between toks[i] and toks[i+1]
+	text      string    // tokens joined by single spaces, as written
 }
 
 // ctoken is a literal token.

@@ -253,7 +253,9 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, slot int, c 
 func (m *matcher) resume(a *calt, o shareOut, slot, n int) wild {
 	m.tn = n
 	m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
-	m.pushSeg(m.shareSegs[o.seg : o.seg+o.nseg])
+	if o.nseg > 0 {
+		m.pushSeg(m.shareSegs[o.seg : o.seg+o.nseg])
+	}
 	if o.wstart < 0 {
 		return noWild
 	}
