@@ -596,6 +596,12 @@ func literalPart(tokens []string, sp Spacing) cpart {
 			// written.
 			ct.lowerB = unsafe.Slice(unsafe.StringData(ct.lower), len(ct.lower))
 		}
+		if ct.ascii {
+			for j := 0; j < len(ct.lower) && j < 8; j++ {
+				ct.word |= uint64(ct.lower[j]) << (8 * j)
+				ct.mask |= 0xff << (8 * j)
+			}
+		}
 		ct.bigram = -1
 		if ct.ascii && len(ct.lower) >= 2 {
 			ct.bigram = int(bigram(int(ct.lower[0])+1, ct.lower[1]))

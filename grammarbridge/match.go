@@ -140,6 +140,7 @@ type matcher struct {
 	asciiState  uint8               // 0 unknown, 1 the input is ASCII, 2 it is not
 	bigrams     [bigramWords]uint64 // hashed set of lower's byte pairs (bigram), when ASCII
 	bigramsDone bool                // bigrams is filled for this input
+	lowerPad    []byte              // lower and 8 more bytes (of no meaning)
 	failed      map[failKey]struct{}
 	succ        int         // successes so far: results recorded and outcomes collected
 	busyHits    int         // rules found busy (left recursion): failures then are not final

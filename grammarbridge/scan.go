@@ -6,10 +6,12 @@ package grammarbridge
 
 import (
 	"bytes"
+	le "encoding/binary"
 	"math"
 	"math/big"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // firstByte returns the folded first byte of the input at pos after
@@ -87,16 +89,19 @@ func (m *matcher) isASCII() bool {
 // eight bytes at a time.
 func (m *matcher) lowerInput() {
 	in := m.in
-	if cap(m.lower) < len(in) {
-		m.lower = make([]byte, len(in), len(in)+len(in)/2)
+	if cap(m.lower) < len(in)+8 {
+		m.lower = make([]byte, len(in), len(in)+len(in)/2+8)
 	}
 	low := m.lower[:len(in)]
-	m.lower, m.asciiState, m.bigramsDone = low, 1, false
+	// Eight bytes can be loaded at any position of the input (see
+	// tokenWord); the ones past its end are never compared.
+	m.lower, m.lowerPad, m.asciiState, m.bigramsDone = low, m.lower[:len(in)+8], 1, false
 	const hi = 0x8080808080808080
+	// A read-only view of the input's bytes.
+	src := unsafe.Slice(unsafe.StringData(in), len(in))
 	i := 0
-	for ; i+8 <= len(in); i += 8 {
-		x := uint64(in[i]) | uint64(in[i+1])<<8 | uint64(in[i+2])<<16 | uint64(in[i+3])<<24 |
-			uint64(in[i+4])<<32 | uint64(in[i+5])<<40 | uint64(in[i+6])<<48 | uint64(in[i+7])<<56
+	for ; i+8 <= len(src); i += 8 {
+		x := le.LittleEndian.Uint64(src[i:])
 		if x&hi != 0 {
 			m.asciiState = 2
 			return
@@ -105,9 +110,7 @@ func (m *matcher) lowerInput() {
 		// that of gtZ when it is > 'Z'.
 		geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
 		gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
-		x |= (geA &^ gtZ & hi) >> 2
-		low[i], low[i+1], low[i+2], low[i+3] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24)
-		low[i+4], low[i+5], low[i+6], low[i+7] = byte(x>>32), byte(x>>40), byte(x>>48), byte(x>>56)
+		le.LittleEndian.PutUint64(low[i:], x|(geA&^gtZ&hi)>>2)
 	}
 	for ; i < len(in); i++ {
 		c := in[i]
@@ -222,16 +225,9 @@ func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 	low := m.lower
 	last := len(p.toks) - 1
 	for i := range p.toks {
-		t := p.toks[i].lower
-		e := pos + len(t)
-		if e > len(low) {
+		e, ok := m.tokenWord(&p.toks[i], pos)
+		if !ok {
 			return 0, false
-		}
-		w := low[pos:e]
-		for j := range w {
-			if w[j] != t[j] {
-				return 0, false
-			}
 		}
 		if i == last {
 			if m.boundary(e, sp) {
@@ -306,21 +302,29 @@ func (m *matcher) tokensFrom(p *cpart, sp Spacing, i, pos int) (int, bool) {
 	return 0, false
 }
 
+// tokenWord compares an ASCII token with the lower-cased ASCII input at
+// pos, its first eight bytes as one word.
+func (m *matcher) tokenWord(t *ctoken, pos int) (int, bool) {
+	e := pos + len(t.lower)
+	if e > len(m.lower) {
+		return 0, false
+	}
+	if le.LittleEndian.Uint64(m.lowerPad[pos:])&t.mask != t.word {
+		return 0, false
+	}
+	for j := 8; j < len(t.lower); j++ {
+		if m.lower[pos+j] != t.lower[j] {
+			return 0, false
+		}
+	}
+	return e, true
+}
+
 // tokenAt compares one token with the input at pos, case-insensitively.
 func (m *matcher) tokenAt(t *ctoken, pos int) (int, bool) {
 	in := m.in
 	if t.ascii && m.asciiState == 1 {
-		e := pos + len(t.lower)
-		if e > len(m.lower) {
-			return 0, false
-		}
-		low := m.lower[pos:e]
-		for j := range low {
-			if low[j] != t.lower[j] {
-				return 0, false
-			}
-		}
-		return e, true
+		return m.tokenWord(t, pos)
 	}
 	if t.ascii {
 		j := 0
