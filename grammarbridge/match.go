@@ -443,10 +443,8 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 		if w.start < 0 {
 			if tree := r.treeFor(ch, known); tree != nil {
 				// Alternatives that begin alike: share those parts.
-				root := int32(len(m.shareOuts))
-				m.shareOuts = append(m.shareOuts, shareOut{end: int32(pos), seg: int32(len(m.shareSegs)), wstart: -1, next: -1})
 				m.shareActive++
-				m.tryTree(tree, 0, root, slot, c, n)
+				m.tryTree(tree, 0, -1, pos, slot, c, n)
 				if m.shareActive--; m.shareActive == 0 {
 					// No collection is under way: drop every way collected.
 					m.shareOuts, m.shareSegs = m.shareOuts[:0], m.shareSegs[:0]

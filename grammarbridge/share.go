@@ -204,14 +204,31 @@ func (r *crule) treeFor(ch int, known bool) []shareNode {
 
 // tryTree explores the alternatives of a prefix tree whose parts
 // [0,depth) matched in the ways chained from m.shareOuts[head], under
-// continuation c, leaving the trail at n after each.
-func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, slot int, c int32, n int) {
+// continuation c, leaving the trail at n after each. head < 0 stands for
+// one way that ends at pos with nothing on the trail (depth 0).
+func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int) {
 	for i := range nodes {
 		nd := &nodes[i]
-		if nd.alt != nil {
+		if a := nd.alt; a != nil {
+			if head < 0 {
+				if m.cannotStart(a, depth, pos) {
+					continue
+				}
+				m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+				m.step(c, a, depth, pos, noWild)
+				m.tn = n
+				if m.err != nil {
+					return
+				}
+				continue
+			}
 			for o := head; o >= 0; o = m.shareOuts[o].next {
-				w := m.resume(nd.alt, m.shareOuts[o], slot, n)
-				m.step(c, nd.alt, depth, int(m.shareOuts[o].end), w)
+				out := m.shareOuts[o]
+				if out.wstart < 0 && m.cannotStart(a, depth, int(out.end)) {
+					continue
+				}
+				w := m.resume(a, &out, slot, n)
+				m.step(c, a, depth, int(out.end), w)
 				m.tn = n
 				if m.err != nil {
 					return
@@ -227,20 +244,25 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, slot int, c 
 		}
 		ci := len(m.shareCols)
 		m.shareCols = append(m.shareCols, shareCol{-1, -1})
-		for o := head; o >= 0; o = m.shareOuts[o].next {
-			w := m.resume(nd.synth, m.shareOuts[o], slot, n)
-			col := m.pushCont(cont{parent: top, collect: -1 - int32(ci), segStart: int32(n + 1), depth: d, serial: m.nextSerial(), outer: -1})
-			m.step(col, nd.synth, depth, int(m.shareOuts[o].end), w)
-			m.ctop--
-			m.tn = n
-			if m.err != nil {
-				return
+		if head < 0 {
+			m.collectFrom(nd.synth, depth, pos, noWild, ci, d, slot, n)
+		} else {
+			for o := head; o >= 0; o = m.shareOuts[o].next {
+				out := m.shareOuts[o]
+				w := m.resume(nd.synth, &out, slot, n)
+				m.collectFrom(nd.synth, depth, int(out.end), w, ci, d, slot, n)
+				if m.err != nil {
+					break
+				}
 			}
 		}
 		h2 := m.shareCols[ci].head
 		m.shareCols = m.shareCols[:ci]
+		if m.err != nil {
+			return
+		}
 		if h2 >= 0 {
-			m.tryTree(nd.kids, nd.depth, h2, slot, c, n)
+			m.tryTree(nd.kids, nd.depth, h2, 0, slot, c, n)
 			if m.err != nil {
 				return
 			}
@@ -248,9 +270,36 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, slot int, c 
 	}
 }
 
+// collectFrom steps synth from part depth at pos with w open, collecting
+// the ways it ends in collection ci; the trail holds its begin event (at
+// n) and the segment before. d is the depth of the enclosing rules.
+func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int32, slot, n int) {
+	if m.tn == n {
+		m.push(event{kind: evBegin, alt: synth.id, slot: int32(slot)})
+	}
+	col := m.pushCont(cont{parent: top, collect: -1 - int32(ci), segStart: int32(n + 1), depth: d, serial: m.nextSerial(), outer: -1})
+	m.step(col, synth, depth, pos, w)
+	m.ctop--
+	m.tn = n
+}
+
+// cannotStart reports whether a's part i, a literal, does not match at
+// pos (no wildcard open): stepping into a would fail at once.
+func (m *matcher) cannotStart(a *calt, i, pos int) bool {
+	if i >= len(a.parts) {
+		return false
+	}
+	p := &a.parts[i]
+	if p.kind != partString {
+		return false
+	}
+	_, ok := m.stringAt(p, a.spacing, pos)
+	return !ok
+}
+
 // resume puts a's begin event and the trail of the shared parts o on the
 // trail at n, and returns the wildcard they left open.
-func (m *matcher) resume(a *calt, o shareOut, slot, n int) wild {
+func (m *matcher) resume(a *calt, o *shareOut, slot, n int) wild {
 	m.tn = n
 	m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
 	if o.nseg > 0 {
