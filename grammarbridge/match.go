@@ -385,7 +385,9 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 // keywords matches a rule whose alternatives are each one literal (a
 // group of keywords) without entering it: each alternative that matches
 // leaves the same trail as a full rule entry (its begin and end), and the
-// match continues after the part.
+// match continues after the part. When the part's value is not used, it
+// leaves nothing: the value of that rule entry would go nowhere, and its
+// ranking counts travel with its value only.
 func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	n := m.tn
 	ch, known := m.firstByte(pos, w)
@@ -405,8 +407,10 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 			for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
 				m.work++
 				if e, ok := m.tokensAt(sp, sub.spacing, t); ok && m.setWild(w, t) {
-					m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-					m.push(event{kind: evEnd})
+					if p.valueUsed {
+						m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+						m.push(event{kind: evEnd})
+					}
 					m.stepMemo(c, a, i+1, e, noWild)
 					m.tn = n
 					if m.err != nil {
@@ -421,8 +425,10 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 		}
 		m.work++
 		if e, ok := m.stringAt(sp, sub.spacing, pos); ok {
-			m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-			m.push(event{kind: evEnd})
+			if p.valueUsed {
+				m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+				m.push(event{kind: evEnd})
+			}
 			m.stepMemo(c, a, i+1, e, noWild)
 			m.tn = n
 			if m.err != nil {
