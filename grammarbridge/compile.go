@@ -911,10 +911,35 @@ func flattenAlternatives(r *crule, state map[*crule]int) {
 	state[r] = 2
 }
 
-// markValueUsed sets cpart.valueUsed and cpart.keywords on every rule
-// part reachable from start.
+// markValueUsed sets cpart.valueUsed, cpart.keywords and cpart.silent on
+// every rule part reachable from start.
 func markValueUsed(start *crule) {
 	seen := map[*crule]bool{}
+	// pureRules[r]: r and every rule it reaches have only literals (no
+	// capture of text or numbers); false while being decided (cycles).
+	pureRules := map[*crule]bool{}
+	var pure func(r *crule) bool
+	pure = func(r *crule) bool {
+		if v, ok := pureRules[r]; ok {
+			return v
+		}
+		pureRules[r] = false
+		for _, a := range r.alts {
+			for i := range a.parts {
+				switch p := &a.parts[i]; p.kind {
+				case partString, partPhrase:
+				case partRules:
+					if !pure(p.rule) {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		}
+		pureRules[r] = true
+		return true
+	}
 	var walk func(r *crule)
 	walk = func(r *crule) {
 		if seen[r] {
@@ -926,6 +951,7 @@ func markValueUsed(start *crule) {
 				if p := &a.parts[i]; p.kind == partRules {
 					p.valueUsed = p.slot >= 0 || a.implicit == implicitChild
 					p.keywords = !p.repeat && isKeywords(p.rule)
+					p.silent = !p.valueUsed && !p.keywords && pure(p.rule)
 					walk(p.rule)
 				}
 			}

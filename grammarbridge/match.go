@@ -153,6 +153,7 @@ type matcher struct {
 	shareSegs   []event     // their trail segments
 	shareCols   []shareCol  // collections of ways under way, LIFO
 	shareActive int         // tryAlts calls exploring a prefix tree
+	silent      int         // > 0 inside a silent rule part: no events are pushed
 	ctop        int         // conts in use
 	frames      []frame     // scratch for build
 	slotBuf     []nval      // scratch for build
@@ -190,7 +191,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	m.results = m.results[:0]
 	m.segs = m.segs[:0]
 	m.lowerInput()
-	m.shareOuts, m.shareSegs, m.shareCols, m.shareActive = m.shareOuts[:0], m.shareSegs[:0], m.shareCols[:0], 0
+	m.shareOuts, m.shareSegs, m.shareCols, m.shareActive, m.silent = m.shareOuts[:0], m.shareSegs[:0], m.shareCols[:0], 0, 0
 	m.resetArena()
 	// The dense memo table is reused with a new generation; an input too
 	// long for it uses the map. Clearing a map costs its capacity: big
@@ -200,7 +201,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 		clear(m.memoTab)
 		m.gen = 1
 	}
-	if size := g.nrules * (len(input) + 1) * 4; size <= maxMemoTab {
+	if size := g.nrules * (len(input) + 1) * memoVariants; size <= maxMemoTab {
 		if cap(m.memoTab) < size {
 			m.memoTab = make([]uint64, size, size+size/2)
 		}
@@ -407,7 +408,7 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 			for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
 				m.work++
 				if e, ok := m.tokensAt(sp, sub.spacing, t); ok && m.setWild(w, t) {
-					if p.valueUsed {
+					if p.valueUsed && m.silent == 0 {
 						m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 						m.push(event{kind: evEnd})
 					}
@@ -425,7 +426,7 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 		}
 		m.work++
 		if e, ok := m.stringAt(sp, sub.spacing, pos); ok {
-			if p.valueUsed {
+			if p.valueUsed && m.silent == 0 {
 				m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 				m.push(event{kind: evEnd})
 			}
@@ -468,7 +469,9 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			}
 			continue
 		}
-		m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+		if m.silent == 0 {
+			m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+		}
 		m.step(c, sub, 0, pos, w)
 		m.tn = n
 		if m.err != nil {
@@ -479,6 +482,16 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 
 // enter tries every alternative of p's rule at pos, continuing with k.
 func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
+	if p.silent {
+		m.silent++
+		m.enterRule(k, p, pos, w)
+		m.silent--
+		return
+	}
+	m.enterRule(k, p, pos, w)
+}
+
+func (m *matcher) enterRule(k int32, p *cpart, pos int, w wild) {
 	r := p.rule
 	ch, known := m.firstByte(pos, w)
 	if known && !r.firstAny && (ch < 0 || !r.first.has(byte(ch))) {
@@ -500,8 +513,10 @@ func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
 	}
 	for i := 0; i < len(m.entries[idx].outs); i++ {
 		o := m.entries[idx].outs[i] // entries may grow below: copy
-		m.pushSeg(m.segs[o.seg : o.seg+o.nseg])
-		m.tbuf[n].slot = int32(p.slot) // the segment was recorded under another caller
+		if o.nseg > 0 {
+			m.pushSeg(m.segs[o.seg : o.seg+o.nseg])
+			m.tbuf[n].slot = int32(p.slot) // the segment was recorded under another caller
+		}
 		w2 := noWild
 		switch {
 		case o.passOuter:
@@ -527,8 +542,16 @@ func (m *matcher) afterRule(k int32, p *cpart, pos int, w wild) {
 	kc := m.conts[k] // a copy: the arena may grow below
 	if p.repeat && pos > int(kc.pos) {
 		k2 := m.pushCont(cont{parent: kc.parent, alt: kc.alt, part: kc.part, pos: int32(pos), depth: kc.depth, serial: m.nextSerial(), outer: -1})
-		m.enter(k2, p, pos, w)
+		// Still inside p's rule: when p is silent, m.silent already counts it.
+		m.enterRule(k2, p, pos, w)
 		m.ctop--
+	}
+	if p.silent {
+		// Back in the caller, which is not silent on account of p.
+		m.silent--
+		m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
+		m.silent++
+		return
 	}
 	m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
 }
@@ -547,7 +570,9 @@ func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
 		return
 	}
 	n := m.tn
-	m.push(event{kind: evEnd})
+	if m.silent == 0 {
+		m.push(event{kind: evEnd})
+	}
 	defer func() { m.tn = n }()
 	if c == top {
 		m.finishTop(pos, w)

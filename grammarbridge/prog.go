@@ -189,6 +189,10 @@ type cpart struct {
 	// nothing, and the part does not repeat: the matcher tries them in
 	// place (see matcher.keywords).
 	keywords bool
+	// silent: the rule's value is not used and it captures no text or
+	// number, at any depth: the matcher puts none of its events on the
+	// trail (they could only make a value that goes nowhere).
+	silent   bool
 	optional bool // ? (or * for rules)
 	repeat   bool // * or +
 	rule     *crule

@@ -214,7 +214,9 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 				if m.cannotStart(a, depth, pos) {
 					continue
 				}
-				m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+				if m.silent == 0 {
+					m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+				}
 				m.step(c, a, depth, pos, noWild)
 				m.tn = n
 				if m.err != nil {
@@ -274,10 +276,10 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 // the ways it ends in collection ci; the trail holds its begin event (at
 // n) and the segment before. d is the depth of the enclosing rules.
 func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int32, slot, n int) {
-	if m.tn == n {
+	if m.tn == n && m.silent == 0 {
 		m.push(event{kind: evBegin, alt: synth.id, slot: int32(slot)})
 	}
-	col := m.pushCont(cont{parent: top, collect: -1 - int32(ci), segStart: int32(n + 1), depth: d, serial: m.nextSerial(), outer: -1})
+	col := m.pushCont(cont{parent: top, collect: -1 - int32(ci), segStart: int32(m.segBase(n)), depth: d, serial: m.nextSerial(), outer: -1})
 	m.step(col, synth, depth, pos, w)
 	m.ctop--
 	m.tn = n
@@ -301,14 +303,25 @@ func (m *matcher) cannotStart(a *calt, i, pos int) bool {
 // trail at n, and returns the wildcard they left open.
 func (m *matcher) resume(a *calt, o *shareOut, slot, n int) wild {
 	m.tn = n
-	m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+	if m.silent == 0 {
+		m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+	}
 	if o.nseg > 0 {
 		m.pushSeg(m.shareSegs[o.seg : o.seg+o.nseg])
 	}
 	if o.wstart < 0 {
 		return noWild
 	}
-	return wild{start: int(o.wstart), ev: n + 1 + int(o.wev)}
+	return wild{start: int(o.wstart), ev: m.segBase(n) + int(o.wev)}
+}
+
+// segBase is where the segment of shared parts begins on the trail when
+// the alternative's begin event is at n: after it, or at n when silent.
+func (m *matcher) segBase(n int) int {
+	if m.silent > 0 {
+		return n
+	}
+	return n + 1
 }
 
 // collectShare stores one way the shared parts stepped under continuation
