@@ -469,10 +469,18 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			}
 			continue
 		}
+		i, e := 0, pos
+		if p := sub.literalAt(0); p != nil && w.start < 0 && !m.track {
+			var ok bool
+			if e, ok = m.stringAt(p, sub.spacing, pos); !ok {
+				continue
+			}
+			i++
+		}
 		if m.silent == 0 {
 			m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
 		}
-		m.step(c, sub, 0, pos, w)
+		m.step(c, sub, i, e, w)
 		m.tn = n
 		if m.err != nil {
 			return

@@ -211,13 +211,18 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		nd := &nodes[i]
 		if a := nd.alt; a != nil {
 			if head < 0 {
-				if m.cannotStart(a, depth, pos) {
-					continue
+				i, e := depth, pos
+				if p := a.literalAt(i); p != nil {
+					var ok bool
+					if e, ok = m.stringAt(p, a.spacing, pos); !ok {
+						continue
+					}
+					i++
 				}
 				if m.silent == 0 {
 					m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
 				}
-				m.step(c, a, depth, pos, noWild)
+				m.step(c, a, i, e, noWild)
 				m.tn = n
 				if m.err != nil {
 					return
@@ -226,11 +231,16 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			}
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
-				if out.wstart < 0 && m.cannotStart(a, depth, int(out.end)) {
-					continue
+				i, e := depth, int(out.end)
+				if p := a.literalAt(i); p != nil && out.wstart < 0 {
+					var ok bool
+					if e, ok = m.stringAt(p, a.spacing, e); !ok {
+						continue
+					}
+					i++
 				}
 				w := m.resume(a, &out, slot, n)
-				m.step(c, a, depth, int(out.end), w)
+				m.step(c, a, i, e, w)
 				m.tn = n
 				if m.err != nil {
 					return
@@ -285,18 +295,14 @@ func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int
 	m.tn = n
 }
 
-// cannotStart reports whether a's part i, a literal, does not match at
-// pos (no wildcard open): stepping into a would fail at once.
-func (m *matcher) cannotStart(a *calt, i, pos int) bool {
-	if i >= len(a.parts) {
-		return false
+// literalAt returns a's part i when it is a literal, else nil. Callers
+// match it before stepping into a (when no wildcard is open), so that an
+// alternative that fails at once costs no step.
+func (a *calt) literalAt(i int) *cpart {
+	if i < len(a.parts) && a.parts[i].kind == partString {
+		return &a.parts[i]
 	}
-	p := &a.parts[i]
-	if p.kind != partString {
-		return false
-	}
-	_, ok := m.stringAt(p, a.spacing, pos)
-	return !ok
+	return nil
 }
 
 // resume puts a's begin event and the trail of the shared parts o on the
