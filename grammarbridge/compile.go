@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -81,8 +82,9 @@ const maxDepth = 2000
 type Grammar struct {
 	start  *crule
 	pool   sync.Pool // of *matcher, reused across inputs
-	alts   []*calt   // every alternative, by id
-	nrules int       // rules and groups, for the memo tables
+	spare  atomic.Pointer[matcher]
+	alts   []*calt // every alternative, by id
+	nrules int     // rules and groups, for the memo tables
 	opts   Options
 	vt     valueTables // constants of the compiled values
 	// recordHook, for tests, is called with the matcher before each

@@ -182,9 +182,14 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	if limit <= 0 {
 		limit = DefaultWorkLimit
 	}
-	m, _ := g.pool.Get().(*matcher)
+	// One matcher is kept at hand (cheaper than the pool when a grammar is
+	// used by one goroutine at a time); the pool holds the others.
+	m := g.spare.Swap(nil)
 	if m == nil {
-		m = &matcher{}
+		m, _ = g.pool.Get().(*matcher)
+		if m == nil {
+			m = &matcher{}
+		}
 	}
 	m.g, m.in, m.limit, m.track = g, input, limit, track
 	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
@@ -211,18 +216,18 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	}
 	if len(m.memo) > 256 {
 		m.memo = nil
-	} else {
+	} else if len(m.memo) > 0 {
 		clear(m.memo)
 	}
 	if len(m.failed) > 64 {
 		m.failed = nil
-	} else {
+	} else if len(m.failed) > 0 {
 		clear(m.failed)
 	}
 	m.succ, m.busyHits, m.serial = 0, 0, 0
 	if len(m.index) > 64 {
 		m.index = nil
-	} else {
+	} else if len(m.index) > 0 {
 		clear(m.index)
 	}
 	if track {
@@ -239,7 +244,9 @@ func (g *Grammar) release(m *matcher) {
 	clear(m.vals)
 	m.vals = m.vals[:0]
 	m.clearStrCache() // drop references to the input
-	g.pool.Put(m)
+	if !g.spare.CompareAndSwap(nil, m) {
+		g.pool.Put(m)
+	}
 }
 
 // push appends ev to the trail.

@@ -112,8 +112,8 @@ func (m *matcher) lowerInput() {
 		gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
 		le.LittleEndian.PutUint64(low[i:], x|(geA&^gtZ&hi)>>2)
 	}
-	for ; i < len(in); i++ {
-		c := in[i]
+	for ; i < len(src); i++ {
+		c := src[i]
 		if c >= utf8.RuneSelf {
 			m.asciiState = 2
 			return
