@@ -90,6 +90,12 @@ func foldEq(a, b rune) bool {
 // trimSeps returns the bounds of s[start:end] without leading and trailing
 // separators.
 func trimSeps(s string, start, end int) (int, int) {
+	for start < end && s[start] < utf8.RuneSelf && asciiSep[s[start]] {
+		start++
+	}
+	for end > start && s[end-1] < utf8.RuneSelf && asciiSep[s[end-1]] {
+		end--
+	}
 	for start < end {
 		r, n := utf8.DecodeRuneInString(s[start:end])
 		if !isSep(r) {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -81,8 +82,9 @@ const maxDepth = 2000
 type Grammar struct {
 	start  *crule
 	pool   sync.Pool // of *matcher, reused across inputs
-	alts   []*calt   // every alternative, by id
-	nrules int       // rules and groups, for the memo tables
+	spare  atomic.Pointer[matcher]
+	alts   []*calt // every alternative, by id
+	nrules int     // rules and groups, for the memo tables
 	opts   Options
 	vt     valueTables // constants of the compiled values
 	// recordHook, for tests, is called with the matcher before each
@@ -158,6 +160,10 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
 	walkRules(start, c.nrules, (*crule).buildDispatch)
+	if !opts.naive {
+		b := shareBuilder{g: g}
+		walkRules(start, c.nrules, b.buildShare)
+	}
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {
 			g.Types = append(g.Types, im.Names...)
@@ -592,6 +598,12 @@ func literalPart(tokens []string, sp Spacing) cpart {
 			// written.
 			ct.lowerB = unsafe.Slice(unsafe.StringData(ct.lower), len(ct.lower))
 		}
+		if ct.ascii {
+			for j := 0; j < len(ct.lower) && j < 8; j++ {
+				ct.word |= uint64(ct.lower[j]) << (8 * j)
+				ct.mask |= 0xff << (8 * j)
+			}
+		}
 		ct.bigram = -1
 		if ct.ascii && len(ct.lower) >= 2 {
 			ct.bigram = int(bigram(int(ct.lower[0])+1, ct.lower[1]))
@@ -615,6 +627,12 @@ func literalPart(tokens []string, sp Spacing) cpart {
 				}
 			}
 			p.seps[i-1] = k
+		}
+	}
+	p.asciiToks = true
+	for i, t := range p.toks {
+		if !t.ascii || i > 0 && t.sepFirst {
+			p.asciiToks = false
 		}
 	}
 	return p
@@ -895,10 +913,35 @@ func flattenAlternatives(r *crule, state map[*crule]int) {
 	state[r] = 2
 }
 
-// markValueUsed sets cpart.valueUsed and cpart.keywords on every rule
-// part reachable from start.
+// markValueUsed sets cpart.valueUsed, cpart.keywords and cpart.silent on
+// every rule part reachable from start.
 func markValueUsed(start *crule) {
 	seen := map[*crule]bool{}
+	// pureRules[r]: r and every rule it reaches have only literals (no
+	// capture of text or numbers); false while being decided (cycles).
+	pureRules := map[*crule]bool{}
+	var pure func(r *crule) bool
+	pure = func(r *crule) bool {
+		if v, ok := pureRules[r]; ok {
+			return v
+		}
+		pureRules[r] = false
+		for _, a := range r.alts {
+			for i := range a.parts {
+				switch p := &a.parts[i]; p.kind {
+				case partString, partPhrase:
+				case partRules:
+					if !pure(p.rule) {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		}
+		pureRules[r] = true
+		return true
+	}
 	var walk func(r *crule)
 	walk = func(r *crule) {
 		if seen[r] {
@@ -910,6 +953,7 @@ func markValueUsed(start *crule) {
 				if p := &a.parts[i]; p.kind == partRules {
 					p.valueUsed = p.slot >= 0 || a.implicit == implicitChild
 					p.keywords = !p.repeat && isKeywords(p.rule)
+					p.silent = !p.valueUsed && !p.keywords && pure(p.rule)
 					walk(p.rule)
 				}
 			}

@@ -114,7 +114,7 @@ type cont struct {
 
 	// collect, when set, makes this a collecting continuation: the rule's
 	// outcomes are stored there instead of continuing (see outcomes).
-	collect  int32 // 1 + index in m.entries, or 0
+	collect  int32 // 1 + index in m.entries, or -1 - index in m.shareCols, or 0
 	segStart int32 // trail index of the rule's evBegin
 	outer    int32 // trail index of the stand-in for the caller's open wildcard, or -1
 }
@@ -132,31 +132,38 @@ type matcher struct {
 	limit int
 	err   error
 
-	results    []result
-	index      map[uint64]int      // value hash -> last results index with it
-	memo       map[memoKey]int     // -> index in entries, when memoTab is too big
-	memoTab    []uint64            // (rule, pos, open) -> gen<<32 | entries index
-	gen        uint32              // generation of memoTab entries for this input
-	lower      []byte              // the input lower-cased, when asciiState is 1 (reused)
-	asciiState uint8               // 0 unknown, 1 the input is ASCII, 2 it is not
-	bigrams    [bigramWords]uint64 // hashed set of lower's byte pairs (bigram), when ASCII
-	failed     map[failKey]struct{}
-	succ       int         // successes so far: results recorded and outcomes collected
-	busyHits   int         // rules found busy (left recursion): failures then are not final
-	serial     int32       // last continuation serial
-	entries    []memoEntry // reused across inputs
-	nent       int         // entries in use
-	segs       []event     // trail segments of pending outcomes
-	conts      []cont      // continuation arena, used LIFO
-	ctop       int         // conts in use
-	frames     []frame     // scratch for build
-	slotBuf    []nval      // scratch for build
-	nodes      []node      // the value arena (lazy.go)
-	kids       []kid
-	vals       []any
-	strCache   *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
-	strUsed    []uint8                 // its entries in use
-	keys       []rankKey               // scratch for ranked
+	results     []result
+	index       map[uint64]int      // value hash -> last results index with it
+	memo        map[memoKey]int     // -> index in entries, when memoTab is too big
+	memoTab     []uint64            // (rule, pos, open) -> gen<<32 | entries index
+	gen         uint32              // generation of memoTab entries for this input
+	lower       []byte              // the input lower-cased, when asciiState is 1 (reused)
+	asciiState  uint8               // 0 unknown, 1 the input is ASCII, 2 it is not
+	bigrams     [bigramWords]uint64 // hashed set of lower's byte pairs (bigram), when ASCII
+	bigramsDone bool                // bigrams is filled for this input
+	lowerPad    []byte              // lower and 8 more bytes (of no meaning)
+	failed      map[failKey]struct{}
+	succ        int         // successes so far: results recorded and outcomes collected
+	busyHits    int         // rules found busy (left recursion): failures then are not final
+	serial      int32       // last continuation serial
+	entries     []memoEntry // reused across inputs
+	nent        int         // entries in use
+	segs        []event     // trail segments of pending outcomes
+	conts       []cont      // continuation arena, used LIFO
+	shareOuts   []shareOut  // ways shared prefixes matched (share.go), used LIFO
+	shareSegs   []event     // their trail segments
+	shareCols   []shareCol  // collections of ways under way, LIFO
+	shareActive int         // tryAlts calls exploring a prefix tree
+	silent      int         // > 0 inside a silent rule part: no events are pushed
+	ctop        int         // conts in use
+	frames      []frame     // scratch for build
+	slotBuf     []nval      // scratch for build
+	nodes       []node      // the value arena (lazy.go)
+	kids        []kid
+	vals        []any
+	strCache    *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
+	strUsed     []uint8                 // its entries in use
+	keys        []rankKey               // scratch for ranked
 
 	track    bool
 	far      int
@@ -168,14 +175,21 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	if limit <= 0 {
 		limit = DefaultWorkLimit
 	}
-	m, _ := g.pool.Get().(*matcher)
+	// One matcher is kept at hand (cheaper than the pool when a grammar is
+	// used by one goroutine at a time); the pool holds the others.
+	m := g.spare.Swap(nil)
 	if m == nil {
-		m = &matcher{}
+		m, _ = g.pool.Get().(*matcher)
+		if m == nil {
+			m = &matcher{}
+		}
 	}
 	m.g, m.in, m.limit, m.track = g, input, limit, track
 	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
 	m.results = m.results[:0]
 	m.segs = m.segs[:0]
+	m.lowerInput()
+	m.shareOuts, m.shareSegs, m.shareCols, m.shareActive, m.silent = m.shareOuts[:0], m.shareSegs[:0], m.shareCols[:0], 0, 0
 	m.resetArena()
 	// The dense memo table is reused with a new generation; an input too
 	// long for it uses the map. Clearing a map costs its capacity: big
@@ -185,7 +199,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 		clear(m.memoTab)
 		m.gen = 1
 	}
-	if size := g.nrules * (len(input) + 1) * 4; size <= maxMemoTab {
+	if size := g.nrules * (len(input) + 1) * memoVariants; size <= maxMemoTab {
 		if cap(m.memoTab) < size {
 			m.memoTab = make([]uint64, size, size+size/2)
 		}
@@ -195,18 +209,18 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	}
 	if len(m.memo) > 256 {
 		m.memo = nil
-	} else {
+	} else if len(m.memo) > 0 {
 		clear(m.memo)
 	}
 	if len(m.failed) > 64 {
 		m.failed = nil
-	} else {
+	} else if len(m.failed) > 0 {
 		clear(m.failed)
 	}
 	m.succ, m.busyHits, m.serial = 0, 0, 0
 	if len(m.index) > 64 {
 		m.index = nil
-	} else {
+	} else if len(m.index) > 0 {
 		clear(m.index)
 	}
 	if track {
@@ -223,7 +237,9 @@ func (g *Grammar) release(m *matcher) {
 	clear(m.vals)
 	m.vals = m.vals[:0]
 	m.clearStrCache() // drop references to the input
-	g.pool.Put(m)
+	if !g.spare.CompareAndSwap(nil, m) {
+		g.pool.Put(m)
+	}
 }
 
 // push appends ev to the trail.
@@ -260,24 +276,7 @@ func (m *matcher) pushCont(k cont) int32 {
 func (m *matcher) run() {
 	m.tn = 0
 	ch, known := m.firstByte(0, noWild)
-	alts := m.g.start.alts
-	if !m.track {
-		alts = m.g.start.altsFor(ch, known)
-	}
-	for _, a := range alts {
-		if known && !a.firstAny && (ch < 0 || !a.first.has(byte(ch))) {
-			if m.track && len(a.parts) > 0 {
-				m.expectPart(0, &a.parts[0])
-			}
-			continue
-		}
-		m.push(event{kind: evBegin, alt: a.id, slot: -1})
-		m.step(top, a, 0, 0, noWild)
-		m.tn = 0
-		if m.err != nil {
-			return
-		}
-	}
+	m.tryAlts(m.g.start, -1, top, 0, noWild, ch, known, 0)
 }
 
 // step matches part i of alternative a at pos, then everything after it.
@@ -387,7 +386,9 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 // keywords matches a rule whose alternatives are each one literal (a
 // group of keywords) without entering it: each alternative that matches
 // leaves the same trail as a full rule entry (its begin and end), and the
-// match continues after the part.
+// match continues after the part. When the part's value is not used, it
+// leaves nothing: the value of that rule entry would go nowhere, and its
+// ranking counts travel with its value only.
 func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	n := m.tn
 	ch, known := m.firstByte(pos, w)
@@ -407,8 +408,10 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 			for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
 				m.work++
 				if e, ok := m.tokensAt(sp, sub.spacing, t); ok && m.setWild(w, t) {
-					m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-					m.push(event{kind: evEnd})
+					if p.valueUsed && m.silent == 0 {
+						m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+						m.push(event{kind: evEnd})
+					}
 					m.stepMemo(c, a, i+1, e, noWild)
 					m.tn = n
 					if m.err != nil {
@@ -423,8 +426,10 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 		}
 		m.work++
 		if e, ok := m.stringAt(sp, sub.spacing, pos); ok {
-			m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-			m.push(event{kind: evEnd})
+			if p.valueUsed && m.silent == 0 {
+				m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+				m.push(event{kind: evEnd})
+			}
 			m.stepMemo(c, a, i+1, e, noWild)
 			m.tn = n
 			if m.err != nil {
@@ -442,6 +447,19 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, known bool, n int) {
 	alts := r.alts
 	if !m.track {
+		if w.start < 0 {
+			if tree := r.treeFor(ch, known); tree != nil {
+				// Alternatives that begin alike: share those parts.
+				m.shareActive++
+				m.tryTree(tree, 0, -1, pos, slot, c, n)
+				if m.shareActive--; m.shareActive == 0 {
+					// No collection is under way: drop every way collected.
+					m.shareOuts, m.shareSegs = m.shareOuts[:0], m.shareSegs[:0]
+				}
+				m.tn = n
+				return
+			}
+		}
 		alts = r.altsFor(ch, known)
 	}
 	for _, sub := range alts {
@@ -451,8 +469,18 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			}
 			continue
 		}
-		m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
-		m.step(c, sub, 0, pos, w)
+		i, e := 0, pos
+		if p := sub.literalAt(0); p != nil && w.start < 0 && !m.track {
+			var ok bool
+			if e, ok = m.stringAt(p, sub.spacing, pos); !ok {
+				continue
+			}
+			i++
+		}
+		if m.silent == 0 {
+			m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+		}
+		m.step(c, sub, i, e, w)
 		m.tn = n
 		if m.err != nil {
 			return
@@ -462,6 +490,16 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 
 // enter tries every alternative of p's rule at pos, continuing with k.
 func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
+	if p.silent {
+		m.silent++
+		m.enterRule(k, p, pos, w)
+		m.silent--
+		return
+	}
+	m.enterRule(k, p, pos, w)
+}
+
+func (m *matcher) enterRule(k int32, p *cpart, pos int, w wild) {
 	r := p.rule
 	ch, known := m.firstByte(pos, w)
 	if known && !r.firstAny && (ch < 0 || !r.first.has(byte(ch))) {
@@ -483,8 +521,10 @@ func (m *matcher) enter(k int32, p *cpart, pos int, w wild) {
 	}
 	for i := 0; i < len(m.entries[idx].outs); i++ {
 		o := m.entries[idx].outs[i] // entries may grow below: copy
-		m.pushSeg(m.segs[o.seg : o.seg+o.nseg])
-		m.tbuf[n].slot = int32(p.slot) // the segment was recorded under another caller
+		if o.nseg > 0 {
+			m.pushSeg(m.segs[o.seg : o.seg+o.nseg])
+			m.tbuf[n].slot = int32(p.slot) // the segment was recorded under another caller
+		}
 		w2 := noWild
 		switch {
 		case o.passOuter:
@@ -510,8 +550,16 @@ func (m *matcher) afterRule(k int32, p *cpart, pos int, w wild) {
 	kc := m.conts[k] // a copy: the arena may grow below
 	if p.repeat && pos > int(kc.pos) {
 		k2 := m.pushCont(cont{parent: kc.parent, alt: kc.alt, part: kc.part, pos: int32(pos), depth: kc.depth, serial: m.nextSerial(), outer: -1})
-		m.enter(k2, p, pos, w)
+		// Still inside p's rule: when p is silent, m.silent already counts it.
+		m.enterRule(k2, p, pos, w)
 		m.ctop--
+	}
+	if p.silent {
+		// Back in the caller, which is not silent on account of p.
+		m.silent--
+		m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
+		m.silent++
+		return
 	}
 	m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
 }
@@ -525,15 +573,21 @@ func (m *matcher) bindNumber(c int32, a *calt, i int, p *cpart, v float64, e int
 
 // finishAlt continues after alternative a has matched up to pos.
 func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
+	if c != top && m.conts[c].collect < 0 {
+		m.collectShare(c, pos, w)
+		return
+	}
 	n := m.tn
-	m.push(event{kind: evEnd})
+	if m.silent == 0 {
+		m.push(event{kind: evEnd})
+	}
 	defer func() { m.tn = n }()
 	if c == top {
 		m.finishTop(pos, w)
 		return
 	}
 	kc := &m.conts[c]
-	if kc.collect != 0 {
+	if kc.collect > 0 {
 		m.collect(c, pos, w)
 		return
 	}

@@ -5,10 +5,11 @@ package grammarbridge
 // memoKey identifies a rule entered at an input position, with or
 // without a wildcard open.
 type memoKey struct {
-	rule *crule
-	pos  int
-	open bool
-	used bool // the caller uses the rule's value (see cpart.valueUsed)
+	rule   *crule
+	pos    int
+	open   bool
+	used   bool // the caller uses the rule's value (see cpart.valueUsed)
+	silent bool // entered where no events are pushed: outcomes have none
 }
 
 // memoEntry holds the distinct outcomes of a rule at a position.
@@ -17,6 +18,10 @@ type memoEntry struct {
 	used bool // the callers use the rule's value
 	outs []outcome
 }
+
+// memoVariants is the number of memo slots per rule and position: with
+// or without an open wildcard, value used or not, silent or not.
+const memoVariants = 8
 
 // maxMemoTab bounds the dense memo table (entries of 8 bytes).
 const maxMemoTab = 1 << 20
@@ -96,7 +101,7 @@ const visitedOnce = 0xFFFFFFFF
 // It is false, and memoization takes over, when the dense table is not in
 // use (very long inputs).
 func (m *matcher) firstVisit(r *crule, pos int, open, used bool) bool {
-	slot := m.memoSlot(r, pos, open, used)
+	slot := m.memoSlot(r, pos, open, used, m.silent > 0)
 	if slot == nil || uint32(*slot>>32) == m.gen {
 		return false
 	}
@@ -107,16 +112,19 @@ func (m *matcher) firstVisit(r *crule, pos int, open, used bool) bool {
 // memoSlot returns where the outcomes of rule r at pos (with or without an
 // open wildcard) are recorded: a slot of the dense table, or nil when the
 // table would be too big and the map is used.
-func (m *matcher) memoSlot(r *crule, pos int, open, used bool) *uint64 {
+func (m *matcher) memoSlot(r *crule, pos int, open, used, silent bool) *uint64 {
 	if m.memoTab == nil {
 		return nil
 	}
-	i := (int(r.id)*(len(m.in)+1) + pos) * 4
+	i := (int(r.id)*(len(m.in)+1) + pos) * memoVariants
 	if open {
 		i++
 	}
 	if used {
 		i += 2
+	}
+	if silent {
+		i += 4
 	}
 	return &m.memoTab[i]
 }
@@ -126,8 +134,9 @@ func (m *matcher) memoSlot(r *crule, pos int, open, used bool) *uint64 {
 // outcomes also say where the rule closed it.
 func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
 	open := w.start >= 0
-	slot := m.memoSlot(p.rule, pos, open, p.valueUsed)
-	key := memoKey{p.rule, pos, open, p.valueUsed}
+	silent := m.silent > 0
+	slot := m.memoSlot(p.rule, pos, open, p.valueUsed, silent)
+	key := memoKey{p.rule, pos, open, p.valueUsed, silent}
 	if slot != nil {
 		if v := *slot; uint32(v>>32) == m.gen && uint32(v) != visitedOnce {
 			idx := int(uint32(v))

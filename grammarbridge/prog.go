@@ -38,6 +38,12 @@ type crule struct {
 	// the matcher skips the others without testing each (see altsFor).
 	firstIdx   *[129]uint8
 	firstLists [][]*calt
+
+	// tree and firstTrees are the prefix trees (share.go) of alts and of
+	// each of firstLists, or nil where no two alternatives tried one
+	// after the other begin alike.
+	tree       []shareNode
+	firstTrees [][]shareNode
 }
 
 // altsFor returns r's alternatives that may match where the folded first
@@ -183,15 +189,22 @@ type cpart struct {
 	// nothing, and the part does not repeat: the matcher tries them in
 	// place (see matcher.keywords).
 	keywords bool
+	// silent: the rule's value is not used and it captures no text or
+	// number, at any depth: the matcher puts none of its events on the
+	// trail (they could only make a value that goes nowhere).
+	silent   bool
 	optional bool // ? (or * for rules)
 	repeat   bool // * or +
 	rule     *crule
 	name     string // variable name, or rule name for references (for expected lists)
 	typ      string // capture type as written
 
-	toks []ctoken  // literal tokens
-	seps []sepKind // seps[i] is between toks[i] and toks[i+1]
-	text string    // tokens joined by single spaces, as written
+	toks []ctoken // literal tokens
+	// asciiToks: every token is ASCII and none but the first starts with
+	// a separator (see matcher.tokensASCII).
+	asciiToks bool
+	seps      []sepKind // seps[i] is between toks[i] and toks[i+1]
+	text      string    // tokens joined by single spaces, as written
 }
 
 // ctoken is a literal token.
@@ -200,6 +213,8 @@ type ctoken struct {
 	lower    string // lower-cased, when ascii
 	lowerB   []byte // lower, as bytes (for searching matcher.lower)
 	bigram   int    // bigram(lower[0]+1, lower[1]), or -1 (not ascii, or one byte)
+	word     uint64 // lower's first eight bytes, little-endian (ascii)
+	mask     uint64 // the bits of word that hold them
 	ascii    bool   // the token is all ASCII
 	sepFirst bool   // its first character is a separator ('s)
 }

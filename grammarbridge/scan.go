@@ -6,10 +6,12 @@ package grammarbridge
 
 import (
 	"bytes"
+	le "encoding/binary"
 	"math"
 	"math/big"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // firstByte returns the folded first byte of the input at pos after
@@ -64,6 +66,9 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 		}
 		return from
 	}
+	if !m.bigramsDone {
+		m.fillBigrams()
+	}
 	if h := tok.bigram; h >= 0 && m.bigrams[h/64]&(1<<(h%64)) == 0 {
 		return -1 // the token's first two bytes are nowhere in the input
 	}
@@ -74,32 +79,59 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 	return from + j
 }
 
-// isASCII reports whether the input is all ASCII, lower-casing it into
-// m.lower the first time.
+// isASCII reports whether the input is all ASCII (m.lower then holds it
+// lower-cased).
 func (m *matcher) isASCII() bool {
-	if m.asciiState == 0 {
-		m.asciiState = 1
-		if cap(m.lower) < len(m.in) {
-			m.lower = make([]byte, len(m.in), len(m.in)+len(m.in)/2)
-		}
-		low := m.lower[:len(m.in)]
-		m.bigrams = [bigramWords]uint64{}
-		prev := 0
-		for i := 0; i < len(m.in); i++ {
-			c := m.in[i]
-			if c >= utf8.RuneSelf {
-				m.asciiState = 2
-				break
-			}
-			c |= asciiUpper[c]
-			low[i] = c
-			h := bigram(prev, c)
-			m.bigrams[h/64] |= 1 << (h % 64)
-			prev = int(c) + 1
-		}
-		m.lower = low
-	}
 	return m.asciiState == 1
+}
+
+// lowerInput lower-cases the input into m.lower and sets m.asciiState,
+// eight bytes at a time.
+func (m *matcher) lowerInput() {
+	in := m.in
+	if cap(m.lower) < len(in)+8 {
+		m.lower = make([]byte, len(in), len(in)+len(in)/2+8)
+	}
+	low := m.lower[:len(in)]
+	// Eight bytes can be loaded at any position of the input (see
+	// tokenWord); the ones past its end are never compared.
+	m.lower, m.lowerPad, m.asciiState, m.bigramsDone = low, m.lower[:len(in)+8], 1, false
+	const hi = 0x8080808080808080
+	// A read-only view of the input's bytes.
+	src := unsafe.Slice(unsafe.StringData(in), len(in))
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		x := le.LittleEndian.Uint64(src[i:])
+		if x&hi != 0 {
+			m.asciiState = 2
+			return
+		}
+		// Per byte: the high bit of geA is set when the byte is >= 'A',
+		// that of gtZ when it is > 'Z'.
+		geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
+		gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
+		le.LittleEndian.PutUint64(low[i:], x|(geA&^gtZ&hi)>>2)
+	}
+	for ; i < len(src); i++ {
+		c := src[i]
+		if c >= utf8.RuneSelf {
+			m.asciiState = 2
+			return
+		}
+		low[i] = c | asciiUpper[c]
+	}
+}
+
+// fillBigrams builds m.bigrams from m.lower (ASCII input).
+func (m *matcher) fillBigrams() {
+	m.bigramsDone = true
+	m.bigrams = [bigramWords]uint64{}
+	prev := 0
+	for _, c := range m.lower {
+		h := bigram(prev, c)
+		m.bigrams[h/64] |= 1 << (h % 64)
+		prev = int(c) + 1
+	}
 }
 
 // bigramWords is the size of the matcher's set of the input's bigrams.
@@ -111,6 +143,19 @@ const bigramWords = 16
 func bigram(prev int, c byte) uint {
 	return uint(prev*131+int(c)) % (bigramWords * 64)
 }
+
+// asciiClass is 1 for ASCII letters, 2 for digits, 0 for the other ASCII
+// bytes: in auto spacing, a separator is needed between two bytes of the
+// same non-zero class (needsSep).
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = 1, 1
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 2
+	}
+	return t
+}()
 
 // asciiUpper is 0x20 for the ASCII upper-case letters, 0 for the other
 // ASCII bytes: c|asciiUpper[c] lower-cases c.
@@ -166,7 +211,45 @@ func (m *matcher) stringAtLazy(p *cpart, sp Spacing, pos int) (int, bool) {
 // tokensAt matches p's tokens starting exactly at pos, followed by a valid
 // boundary, and returns the end.
 func (m *matcher) tokensAt(p *cpart, sp Spacing, pos int) (int, bool) {
+	if p.asciiToks && m.asciiState == 1 {
+		return m.tokensASCII(p, sp, pos)
+	}
 	return m.tokensFrom(p, sp, 0, pos)
+}
+
+// tokensASCII is tokensFrom for ASCII input and a part whose tokens are
+// ASCII and, but the first, do not start with a separator: each token
+// after the first can only match after all the separators that follow the
+// one before, so no backtracking is needed.
+func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
+	low := m.lower
+	last := len(p.toks) - 1
+	for i := range p.toks {
+		e, ok := m.tokenWord(&p.toks[i], pos)
+		if !ok {
+			return 0, false
+		}
+		if i == last {
+			if m.boundary(e, sp) {
+				return e, true
+			}
+			return 0, false
+		}
+		k := p.seps[i]
+		if k == sepNone {
+			pos = e
+			continue
+		}
+		s := e
+		for s < len(low) && asciiSep[low[s]] {
+			s++
+		}
+		if k == sepRequired && s == e {
+			return 0, false
+		}
+		pos = s
+	}
+	return 0, false
 }
 
 func (m *matcher) tokensFrom(p *cpart, sp Spacing, i, pos int) (int, bool) {
@@ -219,9 +302,30 @@ func (m *matcher) tokensFrom(p *cpart, sp Spacing, i, pos int) (int, bool) {
 	return 0, false
 }
 
+// tokenWord compares an ASCII token with the lower-cased ASCII input at
+// pos, its first eight bytes as one word.
+func (m *matcher) tokenWord(t *ctoken, pos int) (int, bool) {
+	e := pos + len(t.lower)
+	if e > len(m.lower) {
+		return 0, false
+	}
+	if le.LittleEndian.Uint64(m.lowerPad[pos:])&t.mask != t.word {
+		return 0, false
+	}
+	for j := 8; j < len(t.lower); j++ {
+		if m.lower[pos+j] != t.lower[j] {
+			return 0, false
+		}
+	}
+	return e, true
+}
+
 // tokenAt compares one token with the input at pos, case-insensitively.
 func (m *matcher) tokenAt(t *ctoken, pos int) (int, bool) {
 	in := m.in
+	if t.ascii && m.asciiState == 1 {
+		return m.tokenWord(t, pos)
+	}
 	if t.ascii {
 		j := 0
 		for ; j < len(t.lower); j++ {
@@ -261,6 +365,13 @@ func (m *matcher) tokenAt(t *ctoken, pos int) (int, bool) {
 func (m *matcher) boundary(pos int, sp Spacing) bool {
 	if sp == SpacingOptional || sp == SpacingNone || pos == 0 || pos >= len(m.in) {
 		return true
+	}
+	if a, b := m.in[pos-1], m.in[pos]; a < utf8.RuneSelf && b < utf8.RuneSelf {
+		if sp == SpacingRequired {
+			return asciiSep[a] || asciiSep[b]
+		}
+		ca := asciiClass[a]
+		return ca == 0 || ca != asciiClass[b]
 	}
 	a, _ := utf8.DecodeLastRuneInString(m.in[:pos])
 	b, _ := utf8.DecodeRuneInString(m.in[pos:])

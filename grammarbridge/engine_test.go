@@ -1,0 +1,157 @@
+package grammarbridge
+
+import (
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// rankedKeys is every match, best first, with its counts: two matchers
+// agree on it only if they give the same results in the same order.
+func rankedKeys(ms []Match) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(Canonical(m.Value))
+		b.WriteString(" ")
+		b.WriteString(string(rune('0' + m.MatchedValues)))
+		b.WriteString("/")
+		b.WriteString(strings.Repeat("|", m.WildcardChars))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestEngineShare checks prefix sharing and silent rules against the plain
+// search on a grammar made for them: the same matches in the same order.
+func TestEngineShare(t *testing.T) {
+	fast, err := Compile(FSLoader{os.DirFS("testdata")}, "share.agr", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := Compile(FSLoader{os.DirFS("testdata")}, "share.agr", Options{naive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The optimizations under test are in use.
+	if fast.start.tree == nil && fast.start.firstTrees == nil {
+		t.Fatal("no prefix tree for <Start>")
+	}
+	silent := false
+	for _, a := range fast.start.alts {
+		for i := range a.parts {
+			silent = silent || a.parts[i].silent
+		}
+	}
+	if !silent {
+		t.Fatal("no silent part in <Start>")
+	}
+	inputs := []string{
+		"please show the report file", "open the report folder", "can you show x y z",
+		"show the item number 5", "open the entry no. 7 times", "show item 3",
+		"set power mode to balanced", "set power mode to best performance", "set battery saver to 40 percent",
+		"play the song Hello by Adele", "play Hello track by Adele from the album 25",
+		"play Hello by Adele from album 25 by Adele", "play Yellow from album Parachutes",
+		"go very very far away away", "go far away", "go very far out there",
+		"do it please now", "do it now can you later", "x would you later now",
+		"show", "", "please", "set power mode to", "play by by by",
+	}
+	words := strings.Fields(strings.Join(inputs, " "))
+	rng := rand.New(rand.NewSource(7))
+	for range 400 {
+		n := 1 + rng.Intn(8)
+		w := make([]string, n)
+		for i := range w {
+			w[i] = words[rng.Intn(len(words))]
+		}
+		inputs = append(inputs, strings.Join(w, " "))
+	}
+	matched := 0
+	for _, in := range inputs {
+		a, errA := fast.Match(in)
+		b, errB := slow.Match(in)
+		if errA != nil || errB != nil {
+			t.Fatalf("%q: %v / %v", in, errA, errB)
+		}
+		if ka, kb := rankedKeys(a), rankedKeys(b); ka != kb {
+			t.Fatalf("%q:\noptimized:\n%s\nplain:\n%s", in, ka, kb)
+		}
+		if len(a) > 0 {
+			matched++
+		}
+	}
+	if matched < 20 {
+		t.Fatalf("only %d inputs match: the test exercises too little", matched)
+	}
+}
+
+// TestEngineLowerInput checks the eight-bytes-at-a-time lower-casing
+// against strings.ToLower, and the ASCII test, on every byte value.
+func TestEngineLowerInput(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	var inputs []string
+	for c := range 256 {
+		for _, n := range []int{0, 1, 7, 8, 9, 15, 16, 17} {
+			inputs = append(inputs, strings.Repeat("aZ", n)[:n]+string([]byte{byte(c)})+"Qz@[`{"[:n%7])
+		}
+	}
+	inputs = append(inputs, "", "ABCDEFGHIJKLMNOPQRSTUVWXYZ@[`{", "naïve PLAY", "PLAY naïve")
+	for _, in := range inputs {
+		m := g.newMatcher(in, false)
+		ascii := true
+		for i := 0; i < len(in); i++ {
+			ascii = ascii && in[i] < utf8.RuneSelf
+		}
+		if m.isASCII() != ascii {
+			t.Errorf("%q: isASCII %v", in, m.isASCII())
+		}
+		if ascii && string(m.lower) != strings.ToLower(in) {
+			t.Errorf("%q: lower %q", in, m.lower)
+		}
+		g.release(m)
+	}
+}
+
+// TestEngineTokensASCII checks the ASCII literal matcher and the ASCII
+// word-boundary test against the general (rune by rune) ones.
+func TestEngineTokensASCII(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	inputs := []string{"set power mode", "SET  power,mode", "setpower mode", "set-power mode5", "a1 b2", "a 1b 2",
+		"x,,y z", "x y", "xy", "say it's ok", "its ok", "go 3 4", "go 34", "naïve x", "x \u00a0y", "Kelvin \u212a x"}
+	toks := [][]string{{"set", "power", "mode"}, {"set", "power"}, {"a1", "b2"}, {"a", "1b", "2"}, {"x", "y"}, {"it's", "ok"},
+		{"go", "3", "4"}, {"k"}, {"x", "y", "z"}, {"say"}, {"power", "mode5"}}
+	for _, in := range inputs {
+		m := g.newMatcher(in, false)
+		for _, tk := range toks {
+			for _, sp := range []Spacing{SpacingAuto, SpacingRequired, SpacingOptional, SpacingNone} {
+				p := literalPart(tk, sp)
+				for pos := 0; pos <= len(in); pos++ {
+					e1, ok1 := m.tokensAt(&p, sp, pos)
+					e2, ok2 := m.tokensFrom(&p, sp, 0, pos)
+					if ok1 != ok2 || ok1 && e1 != e2 {
+						t.Errorf("%q %q %v at %d: tokensAt %d %v, tokensFrom %d %v", in, tk, sp, pos, e1, ok1, e2, ok2)
+					}
+				}
+			}
+		}
+		for pos := 0; pos <= len(in); pos++ {
+			for _, sp := range []Spacing{SpacingAuto, SpacingRequired} {
+				want := true
+				if pos > 0 && pos < len(in) {
+					a, _ := utf8.DecodeLastRuneInString(in[:pos])
+					b, _ := utf8.DecodeRuneInString(in[pos:])
+					if sp == SpacingRequired {
+						want = isSep(a) || isSep(b)
+					} else {
+						want = !needsSep(a, b)
+					}
+				}
+				if got := m.boundary(pos, sp); got != want {
+					t.Errorf("%q at %d %v: boundary %v", in, pos, sp, got)
+				}
+			}
+		}
+		g.release(m)
+	}
+}

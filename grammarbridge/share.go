@@ -1,0 +1,357 @@
+package grammarbridge
+
+// This file holds prefix sharing: alternatives that are tried one after
+// the other and begin with the same parts (<Polite> ('create' | 'make')
+// ('a')? ('new')? ... in several alternatives of a rule) have those parts
+// matched once, and every way they matched is continued in each
+// alternative, in the order the plain search would take them.
+//
+// The plain search tries alternative A, and for each way its first d parts
+// match (in search order) the rest of A; then alternative B likewise. With
+// sharing, the ways the common parts match are collected once (their trail
+// segments, where they end, any wildcard left open), then A's rest is
+// tried from each of them in order, then B's: the same parses, reaching
+// record in the same order, so results and ranking ties are unchanged. The
+// alternatives sharing a prefix form a tree (a run of alternatives sharing
+// d parts may contain shorter runs sharing more), built per dispatch list
+// at compile time.
+
+// shareNode is a node of the prefix tree of a list of alternatives.
+type shareNode struct {
+	// alt, for a leaf, is the alternative to continue from its part
+	// depth-of-the-parent-node on.
+	alt *calt
+	// For an inner node: every alternative below has the same parts
+	// [0,depth); synth is an alternative of just those parts, stepped
+	// to collect the ways they match.
+	depth int
+	synth *calt
+	kids  []shareNode
+}
+
+// shareOut is one way the shared parts of a prefix-tree node matched.
+// The ways one node's parts matched are chained by next, in order: the
+// ways of an enclosing node may be collected while a nested node's are
+// (its parts continue through the nested rule), so they interleave in
+// matcher.shareOuts.
+type shareOut struct {
+	end    int32
+	seg    int32 // the parts' trail: matcher.shareSegs[seg:seg+nseg]
+	nseg   int32
+	wstart int32 // start of a wildcard they left open, or -1
+	wev    int32 // its evWild's index in the segment
+	next   int32 // the next way in the same collection, or -1
+}
+
+// shareCol is a collection of ways, being filled: the first and last
+// index in matcher.shareOuts, or -1.
+type shareCol struct {
+	head, tail int32
+}
+
+// shareBuilder builds the prefix trees of a grammar's rules.
+type shareBuilder struct {
+	g      *Grammar
+	synths map[shareKey]*calt
+}
+
+type shareKey struct {
+	alt   *calt
+	depth int
+}
+
+// buildShare fills r.tree and r.firstTrees.
+func (b *shareBuilder) buildShare(r *crule) {
+	r.tree = b.tree(r.alts, 0)
+	if r.firstLists != nil {
+		r.firstTrees = make([][]shareNode, len(r.firstLists))
+		for i, l := range r.firstLists {
+			r.firstTrees[i] = b.tree(l, 0)
+		}
+	}
+}
+
+// tree returns the prefix tree of alts, which all share parts
+// [0,depth), or nil when no two consecutive alternatives share part depth.
+func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
+	var nodes []shareNode
+	shared := false
+	for i := 0; i < len(alts); {
+		j := i + 1
+		for j < len(alts) && samePart(alts[i], alts[j], depth) {
+			j++
+		}
+		if j-i == 1 {
+			nodes = append(nodes, shareNode{alt: alts[i]})
+			i = j
+			continue
+		}
+		shared = true
+		d := depth + 1
+		for d < len(alts[i].parts) {
+			all := true
+			for _, a := range alts[i+1 : j] {
+				if !samePart(alts[i], a, d) {
+					all = false
+					break
+				}
+			}
+			if !all {
+				break
+			}
+			d++
+		}
+		kids := b.tree(alts[i:j], d)
+		if kids == nil {
+			kids = make([]shareNode, j-i)
+			for k, a := range alts[i:j] {
+				kids[k] = shareNode{alt: a}
+			}
+		}
+		nodes = append(nodes, shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids})
+		i = j
+	}
+	if !shared {
+		return nil
+	}
+	return nodes
+}
+
+// synth returns an alternative made of a's first depth parts.
+func (b *shareBuilder) synth(a *calt, depth int) *calt {
+	k := shareKey{a, depth}
+	if s, ok := b.synths[k]; ok {
+		return s
+	}
+	s := &calt{id: int32(len(b.g.alts)), parts: a.parts[:depth:depth], spacing: a.spacing, nslots: a.nslots, firstAny: true}
+	b.g.alts = append(b.g.alts, s)
+	if b.synths == nil {
+		b.synths = map[shareKey]*calt{}
+	}
+	b.synths[k] = s
+	return s
+}
+
+// samePart reports whether a and b both have a part i and match it the
+// same way, leaving the same trail: same spacing, same kind, slot and
+// flags, same tokens, and the same rule or an identical group.
+func samePart(a, b *calt, i int) bool {
+	if i >= len(a.parts) || i >= len(b.parts) || a.spacing != b.spacing {
+		return false
+	}
+	return samePartOf(&a.parts[i], &b.parts[i], 0)
+}
+
+func samePartOf(p, q *cpart, depth int) bool {
+	if p.kind != q.kind || p.slot != q.slot || p.valueUsed != q.valueUsed || p.keywords != q.keywords ||
+		p.optional != q.optional || p.repeat != q.repeat || p.text != q.text || len(p.toks) != len(q.toks) {
+		return false
+	}
+	for i := range p.toks {
+		if p.toks[i].src != q.toks[i].src {
+			return false
+		}
+	}
+	for i := range p.seps {
+		if p.seps[i] != q.seps[i] {
+			return false
+		}
+	}
+	return sameRule(p.rule, q.rule, depth)
+}
+
+// sameRule reports whether r and s are the same rule, or groups whose
+// alternatives match alike and give the same values.
+func sameRule(r, s *crule, depth int) bool {
+	if r == s {
+		return true
+	}
+	if r == nil || s == nil || depth > 8 || r.name != "(group)" || s.name != "(group)" || len(r.alts) != len(s.alts) {
+		return false
+	}
+	for i, a := range r.alts {
+		c := s.alts[i]
+		if a.spacing != c.spacing || a.implicit != c.implicit || a.nslots != c.nslots || a.value != nil || c.value != nil ||
+			a.text != c.text || len(a.parts) != len(c.parts) {
+			return false
+		}
+		for j := range a.parts {
+			if !samePartOf(&a.parts[j], &c.parts[j], depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// treeFor returns the prefix tree to use for the alternatives tryAlts
+// tries (alts, the list altsFor gave), or nil to try them one by one.
+func (r *crule) treeFor(ch int, known bool) []shareNode {
+	if !known {
+		return r.tree
+	}
+	if r.firstIdx == nil {
+		if r.firstAny && allFirstAny(r.alts) {
+			return r.tree
+		}
+		return nil // tryAlts filters r.alts by first byte
+	}
+	if ch < 0 {
+		ch = 128
+	}
+	return r.firstTrees[r.firstIdx[ch]]
+}
+
+// tryTree explores the alternatives of a prefix tree whose parts
+// [0,depth) matched in the ways chained from m.shareOuts[head], under
+// continuation c, leaving the trail at n after each. head < 0 stands for
+// one way that ends at pos with nothing on the trail (depth 0).
+func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int) {
+	for i := range nodes {
+		nd := &nodes[i]
+		if a := nd.alt; a != nil {
+			if head < 0 {
+				i, e := depth, pos
+				if p := a.literalAt(i); p != nil {
+					var ok bool
+					if e, ok = m.stringAt(p, a.spacing, pos); !ok {
+						continue
+					}
+					i++
+				}
+				if m.silent == 0 {
+					m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+				}
+				m.step(c, a, i, e, noWild)
+				m.tn = n
+				if m.err != nil {
+					return
+				}
+				continue
+			}
+			for o := head; o >= 0; o = m.shareOuts[o].next {
+				out := m.shareOuts[o]
+				i, e := depth, int(out.end)
+				if p := a.literalAt(i); p != nil && out.wstart < 0 {
+					var ok bool
+					if e, ok = m.stringAt(p, a.spacing, e); !ok {
+						continue
+					}
+					i++
+				}
+				w := m.resume(a, &out, slot, n)
+				m.step(c, a, i, e, w)
+				m.tn = n
+				if m.err != nil {
+					return
+				}
+			}
+			continue
+		}
+		// Collect the ways parts [depth, nd.depth) match after each way
+		// the parts before them did.
+		d := int32(0)
+		if c != top {
+			d = m.conts[c].depth
+		}
+		ci := len(m.shareCols)
+		m.shareCols = append(m.shareCols, shareCol{-1, -1})
+		if head < 0 {
+			m.collectFrom(nd.synth, depth, pos, noWild, ci, d, slot, n)
+		} else {
+			for o := head; o >= 0; o = m.shareOuts[o].next {
+				out := m.shareOuts[o]
+				w := m.resume(nd.synth, &out, slot, n)
+				m.collectFrom(nd.synth, depth, int(out.end), w, ci, d, slot, n)
+				if m.err != nil {
+					break
+				}
+			}
+		}
+		h2 := m.shareCols[ci].head
+		m.shareCols = m.shareCols[:ci]
+		if m.err != nil {
+			return
+		}
+		if h2 >= 0 {
+			m.tryTree(nd.kids, nd.depth, h2, 0, slot, c, n)
+			if m.err != nil {
+				return
+			}
+		}
+	}
+}
+
+// collectFrom steps synth from part depth at pos with w open, collecting
+// the ways it ends in collection ci; the trail holds its begin event (at
+// n) and the segment before. d is the depth of the enclosing rules.
+func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int32, slot, n int) {
+	if m.tn == n && m.silent == 0 {
+		m.push(event{kind: evBegin, alt: synth.id, slot: int32(slot)})
+	}
+	col := m.pushCont(cont{parent: top, collect: -1 - int32(ci), segStart: int32(m.segBase(n)), depth: d, serial: m.nextSerial(), outer: -1})
+	m.step(col, synth, depth, pos, w)
+	m.ctop--
+	m.tn = n
+}
+
+// literalAt returns a's part i when it is a literal, else nil. Callers
+// match it before stepping into a (when no wildcard is open), so that an
+// alternative that fails at once costs no step.
+func (a *calt) literalAt(i int) *cpart {
+	if i < len(a.parts) && a.parts[i].kind == partString {
+		return &a.parts[i]
+	}
+	return nil
+}
+
+// resume puts a's begin event and the trail of the shared parts o on the
+// trail at n, and returns the wildcard they left open.
+func (m *matcher) resume(a *calt, o *shareOut, slot, n int) wild {
+	m.tn = n
+	if m.silent == 0 {
+		m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+	}
+	if o.nseg > 0 {
+		m.pushSeg(m.shareSegs[o.seg : o.seg+o.nseg])
+	}
+	if o.wstart < 0 {
+		return noWild
+	}
+	return wild{start: int(o.wstart), ev: m.segBase(n) + int(o.wev)}
+}
+
+// segBase is where the segment of shared parts begins on the trail when
+// the alternative's begin event is at n: after it, or at n when silent.
+func (m *matcher) segBase(n int) int {
+	if m.silent > 0 {
+		return n
+	}
+	return n + 1
+}
+
+// collectShare stores one way the shared parts stepped under continuation
+// c (a collecting one: cont.collect < 0) matched: they end at pos, with w
+// open.
+func (m *matcher) collectShare(c int32, pos int, w wild) {
+	k := &m.conts[c]
+	m.succ++
+	m.work++
+	seg := m.tbuf[k.segStart:m.tn]
+	o := shareOut{end: int32(pos), seg: int32(len(m.shareSegs)), nseg: int32(len(seg)), wstart: -1, next: -1}
+	if w.start >= 0 {
+		// Sharing starts with no wildcard open: this one was opened by
+		// the shared parts, and its event is in the segment.
+		o.wstart, o.wev = int32(w.start), int32(w.ev)-k.segStart
+	}
+	m.shareSegs = append(m.shareSegs, seg...)
+	i := int32(len(m.shareOuts))
+	m.shareOuts = append(m.shareOuts, o)
+	col := &m.shareCols[-1-k.collect]
+	if col.tail >= 0 {
+		m.shareOuts[col.tail].next = i
+	} else {
+		col.head = i
+	}
+	col.tail = i
+}
