@@ -4,8 +4,13 @@
 // cases it prints the cases, how many give the identical distinct match set,
 // how many differ, and each difference with what was missing and extra. It
 // also reports how often the best match agrees with TypeAgent's top match.
+// With -bench N it times N rounds over each grammar's inputs instead and
+// compares the CPU time per input with TypeAgent's timings.tsv (200 warm
+// iterations there, so N = 200 measures alike: long enough that garbage
+// collection runs as often as it would in steady use).
 //
 //	go run ./internal/eval/agr [-data DIR] [-v] [-grammar NAME]
+//	go run ./internal/eval/agr -bench 200 -repeat 3 [-grammar NAME]
 package main
 
 import (
