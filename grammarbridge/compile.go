@@ -604,10 +604,6 @@ func literalPart(tokens []string, sp Spacing) cpart {
 				ct.mask |= 0xff << (8 * j)
 			}
 		}
-		ct.bigram = -1
-		if ct.ascii && len(ct.lower) >= 2 {
-			ct.bigram = int(bigram(int(ct.lower[0])+1, ct.lower[1]))
-		}
 		first, _ := utf8.DecodeRuneInString(t)
 		ct.sepFirst = isSep(first)
 		p.toks[i] = ct

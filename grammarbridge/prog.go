@@ -212,7 +212,6 @@ type ctoken struct {
 	src      string // as written
 	lower    string // lower-cased, when ascii
 	lowerB   []byte // lower, as bytes (for searching matcher.lower)
-	bigram   int    // bigram(lower[0]+1, lower[1]), or -1 (not ascii, or one byte)
 	word     uint64 // lower's first eight bytes, little-endian (ascii)
 	mask     uint64 // the bits of word that hold them
 	ascii    bool   // the token is all ASCII

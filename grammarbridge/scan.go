@@ -66,12 +66,6 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 		}
 		return from
 	}
-	if !m.bigramsDone {
-		m.fillBigrams()
-	}
-	if h := tok.bigram; h >= 0 && m.bigrams[h/64]&(1<<(h%64)) == 0 {
-		return -1 // the token's first two bytes are nowhere in the input
-	}
 	j := bytes.Index(m.lower[from:], tok.lowerB)
 	if j < 0 {
 		return -1
@@ -95,7 +89,7 @@ func (m *matcher) lowerInput() {
 	low := m.lower[:len(in)]
 	// Eight bytes can be loaded at any position of the input (see
 	// tokenWord); the ones past its end are never compared.
-	m.lower, m.lowerPad, m.asciiState, m.bigramsDone = low, m.lower[:len(in)+8], 1, false
+	m.lower, m.lowerPad, m.asciiState = low, m.lower[:len(in)+8], 1
 	const hi = 0x8080808080808080
 	// A read-only view of the input's bytes.
 	src := unsafe.Slice(unsafe.StringData(in), len(in))
@@ -120,28 +114,6 @@ func (m *matcher) lowerInput() {
 		}
 		low[i] = c | asciiUpper[c]
 	}
-}
-
-// fillBigrams builds m.bigrams from m.lower (ASCII input).
-func (m *matcher) fillBigrams() {
-	m.bigramsDone = true
-	m.bigrams = [bigramWords]uint64{}
-	prev := 0
-	for _, c := range m.lower {
-		h := bigram(prev, c)
-		m.bigrams[h/64] |= 1 << (h % 64)
-		prev = int(c) + 1
-	}
-}
-
-// bigramWords is the size of the matcher's set of the input's bigrams.
-const bigramWords = 16
-
-// bigram hashes the lower-cased byte pair (prev-1, c) into the bigram set;
-// prev 0 stands for the start of the input, so that single bytes are in
-// the set too.
-func bigram(prev int, c byte) uint {
-	return uint(prev*131+int(c)) % (bigramWords * 64)
 }
 
 // asciiClass is 1 for ASCII letters, 2 for digits, 0 for the other ASCII
