@@ -31,6 +31,9 @@ type crule struct {
 	// anything (a capture, an optional part, a non-ASCII letter...).
 	first    byteSet
 	firstAny bool
+	// anyStart: some match can start with any byte; nullable: the rule
+	// can match nothing (firstAny is either).
+	anyStart, nullable bool
 
 	// firstIdx, for rules with several alternatives, gives for each
 	// folded first byte (128: the end of the input) the index in

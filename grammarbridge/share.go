@@ -27,6 +27,11 @@ type shareNode struct {
 	depth int
 	synth *calt
 	kids  []shareNode
+	// first is the set of folded first bytes the alternatives below can
+	// go on with after the parent node's parts, unless firstAny: the
+	// matcher skips the node where the input goes on otherwise.
+	first    byteSet
+	firstAny bool
 }
 
 // shareOut is one way the shared parts of a prefix-tree node matched.
@@ -82,7 +87,9 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			j++
 		}
 		if j-i == 1 {
-			nodes = append(nodes, shareNode{alt: alts[i]})
+			nd := shareNode{alt: alts[i]}
+			nd.first, nd.firstAny = suffixFirst(alts[i], depth)
+			nodes = append(nodes, nd)
 			i = j
 			continue
 		}
@@ -106,9 +113,16 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			kids = make([]shareNode, j-i)
 			for k, a := range alts[i:j] {
 				kids[k] = shareNode{alt: a}
+				kids[k].first, kids[k].firstAny = suffixFirst(a, d)
 			}
 		}
-		nodes = append(nodes, shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids})
+		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids}
+		for _, a := range alts[i:j] {
+			f, any := suffixFirst(a, depth)
+			nd.first.union(&f)
+			nd.firstAny = nd.firstAny || any
+		}
+		nodes = append(nodes, nd)
 		i = j
 	}
 	if !shared {
@@ -232,6 +246,9 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
 				i, e := depth, int(out.end)
+				if out.wstart < 0 && m.cannotGoOn(nd, e) {
+					continue
+				}
 				if p := a.literalAt(i); p != nil && out.wstart < 0 {
 					var ok bool
 					if e, ok = m.stringAt(p, a.spacing, e); !ok {
@@ -261,6 +278,9 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		} else {
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
+				if out.wstart < 0 && m.cannotGoOn(nd, int(out.end)) {
+					continue
+				}
 				w := m.resume(nd.synth, &out, slot, n)
 				m.collectFrom(nd.synth, depth, int(out.end), w, ci, d, slot, n)
 				if m.err != nil {
@@ -293,6 +313,17 @@ func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int
 	m.step(col, synth, depth, pos, w)
 	m.ctop--
 	m.tn = n
+}
+
+// cannotGoOn reports whether the alternatives under nd cannot go on at
+// pos (no wildcard open): the input's next byte is not one they can
+// start with there.
+func (m *matcher) cannotGoOn(nd *shareNode, pos int) bool {
+	if nd.firstAny {
+		return false
+	}
+	ch, known := m.firstByte(pos, noWild)
+	return known && (ch < 0 || !nd.first.has(byte(ch)))
 }
 
 // literalAt returns a's part i when it is a literal, else nil. Callers
