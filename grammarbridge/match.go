@@ -456,7 +456,7 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			if tree := r.treeFor(ch, known); tree != nil {
 				// Alternatives that begin alike: share those parts.
 				m.shareActive++
-				m.tryTree(tree, 0, -1, pos, slot, c, n)
+				m.tryTree(tree, 0, -1, pos, slot, c, n, nil)
 				if m.shareActive--; m.shareActive == 0 {
 					// No collection is under way: drop every way collected.
 					m.shareOuts, m.shareSegs = m.shareOuts[:0], m.shareSegs[:0]

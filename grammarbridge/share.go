@@ -32,6 +32,10 @@ type shareNode struct {
 	// matcher skips the node where the input goes on otherwise.
 	first    byteSet
 	firstAny bool
+	// sel, for an inner node with up to 64 kids, gives for each folded
+	// byte (128: the end of the input) the set of kids (bit k: kids[k])
+	// that can go on with it.
+	sel *[129]uint64
 }
 
 // shareOut is one way the shared parts of a prefix-tree node matched.
@@ -46,6 +50,7 @@ type shareOut struct {
 	wstart int32 // start of a wildcard they left open, or -1
 	wev    int32 // its evWild's index in the segment
 	next   int32 // the next way in the same collection, or -1
+	ch     int16 // the folded input byte at end after separators: -1 end of input, -2 unknown (or a wildcard open)
 }
 
 // shareCol is a collection of ways, being filled: the first and last
@@ -117,6 +122,16 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			}
 		}
 		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids}
+		if len(kids) <= 64 {
+			nd.sel = new([129]uint64)
+			for k := range kids {
+				for c := range 129 {
+					if kids[k].firstAny || c < 128 && kids[k].first.has(byte(c)) {
+						nd.sel[c] |= 1 << k
+					}
+				}
+			}
+		}
 		for _, a := range alts[i:j] {
 			f, any := suffixFirst(a, depth)
 			nd.first.union(&f)
@@ -220,8 +235,20 @@ func (r *crule) treeFor(ch int, known bool) []shareNode {
 // [0,depth) matched in the ways chained from m.shareOuts[head], under
 // continuation c, leaving the trail at n after each. head < 0 stands for
 // one way that ends at pos with nothing on the trail (depth 0).
-func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int) {
+func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int, sel *[129]uint64) {
+	mask := ^uint64(0)
+	if sel != nil && head >= 0 && m.shareOuts[head].next < 0 {
+		// One way: only the kids that can go on with the next byte.
+		if ch := m.shareOuts[head].ch; ch == -1 {
+			mask = sel[128]
+		} else if ch >= 0 {
+			mask = sel[ch]
+		}
+	}
 	for i := range nodes {
+		if i < 64 && mask&(1<<i) == 0 {
+			continue
+		}
 		nd := &nodes[i]
 		if a := nd.alt; a != nil {
 			if head < 0 {
@@ -246,7 +273,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
 				i, e := depth, int(out.end)
-				if out.wstart < 0 && m.cannotGoOn(nd, e) {
+				if !nd.goesOn(out.ch) {
 					continue
 				}
 				if p := a.literalAt(i); p != nil && out.wstart < 0 {
@@ -278,7 +305,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		} else {
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
-				if out.wstart < 0 && m.cannotGoOn(nd, int(out.end)) {
+				if !nd.goesOn(out.ch) {
 					continue
 				}
 				w := m.resume(nd.synth, &out, slot, n)
@@ -294,7 +321,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			return
 		}
 		if h2 >= 0 {
-			m.tryTree(nd.kids, nd.depth, h2, 0, slot, c, n)
+			m.tryTree(nd.kids, nd.depth, h2, 0, slot, c, n, nd.sel)
 			if m.err != nil {
 				return
 			}
@@ -315,15 +342,13 @@ func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int
 	m.tn = n
 }
 
-// cannotGoOn reports whether the alternatives under nd cannot go on at
-// pos (no wildcard open): the input's next byte is not one they can
-// start with there.
-func (m *matcher) cannotGoOn(nd *shareNode, pos int) bool {
-	if nd.firstAny {
-		return false
+// goesOn reports whether the alternatives under nd may go on where the
+// input's next byte is ch (a shareOut's).
+func (nd *shareNode) goesOn(ch int16) bool {
+	if nd.firstAny || ch == -2 {
+		return true
 	}
-	ch, known := m.firstByte(pos, noWild)
-	return known && (ch < 0 || !nd.first.has(byte(ch)))
+	return ch >= 0 && nd.first.has(byte(ch))
 }
 
 // literalAt returns a's part i when it is a literal, else nil. Callers
@@ -369,8 +394,12 @@ func (m *matcher) collectShare(c int32, pos int, w wild) {
 	m.succ++
 	m.work++
 	seg := m.tbuf[k.segStart:m.tn]
-	o := shareOut{end: int32(pos), seg: int32(len(m.shareSegs)), nseg: int32(len(seg)), wstart: -1, next: -1}
-	if w.start >= 0 {
+	o := shareOut{end: int32(pos), seg: int32(len(m.shareSegs)), nseg: int32(len(seg)), wstart: -1, next: -1, ch: -2}
+	if w.start < 0 {
+		if ch, known := m.firstByte(pos, noWild); known {
+			o.ch = int16(ch)
+		}
+	} else {
 		// Sharing starts with no wildcard open: this one was opened by
 		// the shared parts, and its event is in the segment.
 		o.wstart, o.wev = int32(w.start), int32(w.ev)-k.segStart
