@@ -141,6 +141,22 @@ var asciiUpper = func() (t [utf8.RuneSelf]byte) {
 // stringAt matches a literal part at pos, skipping separators lazily (the
 // fewest that let the part match), as TypeAgent's regular expression does.
 func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
+	if t := &p.toks[0]; t.ascii && !t.sepFirst && m.asciiState == 1 {
+		// ASCII input, lower-cased: skip the separators, test the first
+		// byte, then the tokens.
+		low := m.lower
+		q := pos
+		for q < len(low) && asciiSep[low[q]] {
+			q++
+		}
+		if q == len(low) || low[q] != t.lower[0] {
+			return 0, false
+		}
+		if p.asciiToks {
+			return m.tokensASCII(p, sp, q)
+		}
+		return m.tokensFrom(p, sp, 0, q)
+	}
 	if t := &p.toks[0]; t.ascii && !t.sepFirst {
 		// The first token starts with a letter or symbol, which no
 		// separator matches: it can only match after all the separators.
@@ -335,6 +351,17 @@ func (m *matcher) tokenAt(t *ctoken, pos int) (int, bool) {
 
 // boundary reports whether a part may end at pos under spacing sp.
 func (m *matcher) boundary(pos int, sp Spacing) bool {
+	if in := m.in; sp == SpacingAuto && uint(pos-1) < uint(len(in)-1) {
+		if a, b := in[pos-1], in[pos]; a|b < utf8.RuneSelf {
+			ca := asciiClass[a]
+			return ca == 0 || ca != asciiClass[b]
+		}
+	}
+	return m.boundarySlow(pos, sp)
+}
+
+// boundarySlow is boundary for the other spacings and non-ASCII input.
+func (m *matcher) boundarySlow(pos int, sp Spacing) bool {
 	if sp == SpacingOptional || sp == SpacingNone || pos == 0 || pos >= len(m.in) {
 		return true
 	}
