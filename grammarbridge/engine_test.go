@@ -38,6 +38,15 @@ func TestEngineShare(t *testing.T) {
 	if fast.start.tree == nil && fast.start.firstTrees == nil {
 		t.Fatal("no prefix tree for <Start>")
 	}
+	lit := false
+	for _, tr := range fast.start.firstTrees {
+		for _, nd := range tr {
+			lit = lit || nd.litTo > 0
+		}
+	}
+	if !lit {
+		t.Fatal("no literal node in <Start>'s prefix trees")
+	}
 	silent := false
 	for _, a := range fast.start.alts {
 		for i := range a.parts {
@@ -51,9 +60,10 @@ func TestEngineShare(t *testing.T) {
 		"please show the report file", "open the report folder", "can you show x y z",
 		"show the item number 5", "open the entry no. 7 times", "show item 3",
 		"set power mode to balanced", "set power mode to best performance", "set battery saver to 40 percent",
+		"SET power,mode to balanced", "set powermode to balanced", "set power mode to balancedx", "set battery saver to",
 		"play the song Hello by Adele", "play Hello track by Adele from the album 25",
 		"play Hello by Adele from album 25 by Adele", "play Yellow from album Parachutes",
-		"go very very far away away", "go far away", "go very far out there",
+		"go very very far away away", "go tomorrow", "go to town", "go together", "go togetherness", "go far away", "go very far out there",
 		"do it please now", "do it now can you later", "x would you later now",
 		"show", "", "please", "set power mode to", "play by by by",
 	}

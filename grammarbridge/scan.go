@@ -240,6 +240,34 @@ func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 	return 0, false
 }
 
+// tokensRange matches the tokens [from,to) of p (asciiToks, ASCII
+// input): the first at pos when from is 0, otherwise after the separators
+// that follow token from-1, which ends at pos. It returns the end of
+// token to-1; there is no boundary test.
+func (m *matcher) tokensRange(p *cpart, from, to, pos int) (int, bool) {
+	low := m.lower
+	for i := from; i < to; i++ {
+		if i > 0 {
+			if k := p.seps[i-1]; k != sepNone {
+				s := pos
+				for s < len(low) && asciiSep[low[s]] {
+					s++
+				}
+				if k == sepRequired && s == pos {
+					return 0, false
+				}
+				pos = s
+			}
+		}
+		e, ok := m.tokenWord(&p.toks[i], pos)
+		if !ok {
+			return 0, false
+		}
+		pos = e
+	}
+	return pos, true
+}
+
 func (m *matcher) tokensFrom(p *cpart, sp Spacing, i, pos int) (int, bool) {
 	e, ok := m.tokenAt(&p.toks[i], pos)
 	if !ok {

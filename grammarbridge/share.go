@@ -36,6 +36,16 @@ type shareNode struct {
 	// byte (128: the end of the input) the set of kids (bit k: kids[k])
 	// that can go on with it.
 	sel *[129]uint64
+
+	// A literal node (litTo > 0) is a run of alternatives whose first
+	// parts are literals with the same tokens [0,litTo): those tokens are
+	// matched once. Its kids are leaves (litFrom: their literal goes on
+	// from token litTo) or literal nodes sharing more tokens (litFrom is
+	// the parent's litTo). lit is the first part of one of them; alts
+	// are all of them, in order (to try one by one on non-ASCII input).
+	litFrom, litTo int
+	lit            *cpart
+	alts           []*calt
 }
 
 // shareOut is one way the shared parts of a prefix-tree node matched.
@@ -92,6 +102,15 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			j++
 		}
 		if j-i == 1 {
+			if depth == 0 {
+				if k := litRun(alts[i:], 0); k > 1 {
+					// Literals that begin with the same tokens.
+					nodes = append(nodes, makeLitNode(alts[i:i+k], 0))
+					shared = true
+					i += k
+					continue
+				}
+			}
 			nd := shareNode{alt: alts[i]}
 			nd.first, nd.firstAny = suffixFirst(alts[i], depth)
 			nodes = append(nodes, nd)
@@ -144,6 +163,55 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 		return nil
 	}
 	return nodes
+}
+
+// litShared returns how many leading tokens the first parts of a and b
+// have in common, when both are literals the matcher can test token by
+// token on the lower-cased input (asciiToks, a first token that does not
+// start with a separator) with the same spacing.
+func litShared(a, b *calt) int {
+	if len(a.parts) == 0 || len(b.parts) == 0 || a.spacing != b.spacing {
+		return 0
+	}
+	p, q := &a.parts[0], &b.parts[0]
+	if p.kind != partString || q.kind != partString || !p.asciiToks || !q.asciiToks || p.toks[0].sepFirst {
+		return 0
+	}
+	n := 0
+	for n < len(p.toks) && n < len(q.toks) && p.toks[n].lower == q.toks[n].lower && (n == 0 || p.seps[n-1] == q.seps[n-1]) {
+		n++
+	}
+	return n
+}
+
+// litRun returns how many alternatives from alts[0] on have their first
+// literals share more than from tokens with alts[0] (0 or 1: none).
+func litRun(alts []*calt, from int) int {
+	k := 1
+	for k < len(alts) && litShared(alts[0], alts[k]) > from {
+		k++
+	}
+	return k
+}
+
+// makeLitNode makes the literal node of alts, whose first literals share
+// more than from tokens.
+func makeLitNode(alts []*calt, from int) shareNode {
+	to := len(alts[0].parts[0].toks)
+	for _, a := range alts[1:] {
+		to = min(to, litShared(alts[0], a))
+	}
+	nd := shareNode{litFrom: from, litTo: to, lit: &alts[0].parts[0], alts: alts, firstAny: true}
+	for i := 0; i < len(alts); {
+		if k := litRun(alts[i:], to); k > 1 {
+			nd.kids = append(nd.kids, makeLitNode(alts[i:i+k], to))
+			i += k
+			continue
+		}
+		nd.kids = append(nd.kids, shareNode{alt: alts[i], litFrom: to, firstAny: true})
+		i++
+	}
+	return nd
 }
 
 // synth returns an alternative made of a's first depth parts.
@@ -250,6 +318,13 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			continue
 		}
 		nd := &nodes[i]
+		if nd.litTo > 0 {
+			m.tryLiteral(nd, pos, slot, c, n)
+			if m.err != nil {
+				return
+			}
+			continue
+		}
 		if a := nd.alt; a != nil {
 			if head < 0 {
 				i, e := depth, pos
@@ -359,6 +434,77 @@ func (a *calt) literalAt(i int) *cpart {
 		return &a.parts[i]
 	}
 	return nil
+}
+
+// tryLiteral explores the alternatives under the literal node nd (at
+// depth 0, no wildcard open): the shared tokens are matched once from pos.
+func (m *matcher) tryLiteral(nd *shareNode, pos, slot int, c int32, n int) {
+	p := nd.lit
+	if m.asciiState != 1 {
+		// Not lower-cased: one alternative at a time.
+		for _, a := range nd.alts {
+			i, e := 0, pos
+			if q := a.literalAt(0); q != nil {
+				var ok bool
+				if e, ok = m.stringAt(q, a.spacing, pos); !ok {
+					continue
+				}
+				i++
+			}
+			m.beginStep(a, slot, c, i, e, n)
+			if m.err != nil {
+				return
+			}
+		}
+		return
+	}
+	low := m.lower
+	q := pos
+	for q < len(low) && asciiSep[low[q]] {
+		q++
+	}
+	if q == len(low) || low[q] != p.toks[0].lower[0] {
+		return
+	}
+	e, ok := m.tokensRange(p, 0, nd.litTo, q)
+	if ok {
+		m.tryLitKids(nd, e, slot, c, n)
+	}
+}
+
+// tryLitKids goes on with the kids of literal node nd, whose tokens end
+// at e.
+func (m *matcher) tryLitKids(nd *shareNode, e, slot int, c int32, n int) {
+	for i := range nd.kids {
+		kd := &nd.kids[i]
+		if kd.litTo > 0 {
+			if e2, ok := m.tokensRange(kd.lit, kd.litFrom, kd.litTo, e); ok {
+				m.tryLitKids(kd, e2, slot, c, n)
+			}
+		} else {
+			a := kd.alt
+			p := &a.parts[0]
+			m.work++
+			end, ok := m.tokensRange(p, kd.litFrom, len(p.toks), e)
+			if !ok || !m.boundary(end, a.spacing) {
+				continue
+			}
+			m.beginStep(a, slot, c, 1, end, n)
+		}
+		if m.err != nil {
+			return
+		}
+	}
+}
+
+// beginStep puts a's begin event on the trail and steps into it from
+// part i at pos, leaving the trail at n.
+func (m *matcher) beginStep(a *calt, slot int, c int32, i, pos, n int) {
+	if m.silent == 0 {
+		m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+	}
+	m.step(c, a, i, pos, noWild)
+	m.tn = n
 }
 
 // resume puts a's begin event and the trail of the shared parts o on the
