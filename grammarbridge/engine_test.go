@@ -1,6 +1,7 @@
 package grammarbridge
 
 import (
+	"errors"
 	"math/rand"
 	"os"
 	"strings"
@@ -163,5 +164,18 @@ func TestEngineTokensASCII(t *testing.T) {
 			}
 		}
 		g.release(m)
+	}
+}
+
+// TestEngineShareWorkLimit checks that ways of shared parts collected
+// over and over stay bounded by the work limit.
+func TestEngineShareWorkLimit(t *testing.T) {
+	g := mustCompile(t, "<Start> = <P> <P> <P> a -> 1 | <P> <P> <P> b -> 2 | <P> <P> <P> c -> 3; <P> = $(x:wildcard) (y)* -> x;", Options{WorkLimit: 50000})
+	_, err := g.Match(strings.Repeat("y ", 400) + "d")
+	if !errors.Is(err, ErrWorkLimit) {
+		t.Fatalf("got %v, want ErrWorkLimit", err)
+	}
+	if got := matchJSON(t, g, "q y r y s y b"); got != "[2]" {
+		t.Errorf("q y r y s y b: %s", got)
 	}
 }

@@ -538,8 +538,8 @@ func (m *matcher) segBase(n int) int {
 func (m *matcher) collectShare(c int32, pos int, w wild) {
 	k := &m.conts[c]
 	m.succ++
-	m.work++
 	seg := m.tbuf[k.segStart:m.tn]
+	m.work += 1 + len(seg)/8 // copying is work too: the limit bounds the memory
 	o := shareOut{end: int32(pos), seg: int32(len(m.shareSegs)), nseg: int32(len(seg)), wstart: -1, next: -1, ch: -2}
 	if w.start < 0 {
 		if ch, known := m.firstByte(pos, noWild); known {
