@@ -586,17 +586,16 @@ func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
 	if m.silent == 0 {
 		m.push(event{kind: evEnd})
 	}
-	defer func() { m.tn = n }()
-	if c == top {
+	switch {
+	case c == top:
 		m.finishTop(pos, w)
-		return
-	}
-	kc := &m.conts[c]
-	if kc.collect > 0 {
+	case m.conts[c].collect > 0:
 		m.collect(c, pos, w)
-		return
+	default:
+		kc := &m.conts[c]
+		m.afterRule(c, &m.g.alts[kc.alt].parts[kc.part], pos, w)
 	}
-	m.afterRule(c, &m.g.alts[kc.alt].parts[kc.part], pos, w)
+	m.tn = n
 }
 
 // finishTop completes a parse of the whole input: a pending wildcard takes
