@@ -514,7 +514,7 @@ func (m *matcher) enterRule(k int32, p *cpart, pos int, w wild) {
 		return
 	}
 	n := m.tn
-	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0, p.valueUsed) {
+	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0, m.memoUsed(p)) {
 		// Most rules are entered once at a position: explore them in place.
 		// Only a second visit collects and memoizes their outcomes.
 		m.tryAlts(r, p.slot, k, pos, w, ch, known, n)
