@@ -65,6 +65,7 @@ func TestEngineShare(t *testing.T) {
 		"play the song Hello by Adele", "play Hello track by Adele from the album 25",
 		"play Hello by Adele from album 25 by Adele", "play Yellow from album Parachutes",
 		"go very very far away away", "go tomorrow", "go to town", "go together", "go togetherness", "go far away", "go very far out there",
+		"turn on the lights", "turn the lights", "Turn Off the fan", "turn offthe fan", "toggle the fan", "turn onx the lights",
 		"hi there more okay", "hey more okay now", "hey more okay", "hi you more okay now",
 		"please hello there", "would you hello", "hello there", "can you hello there now",
 		"do it please now", "do it now can you later", "x would you later now",

@@ -397,6 +397,12 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	n := m.tn
 	ch, known := m.firstByte(pos, w)
+	if p.rule.kwTrees && w.start < 0 && !m.track && m.asciiState == 1 {
+		if tree := p.rule.treeFor(ch, known); tree != nil {
+			m.keywordTree(tree, c, a, i, p, pos, n)
+			return
+		}
+	}
 	alts := p.rule.alts
 	if !m.track {
 		alts = p.rule.altsFor(ch, known)

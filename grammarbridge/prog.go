@@ -47,6 +47,9 @@ type crule struct {
 	// after the other begin alike.
 	tree       []shareNode
 	firstTrees [][]shareNode
+	// kwTrees: the rule is a group of keywords whose trees have leaves
+	// and literal nodes only (matcher.keywordTree).
+	kwTrees bool
 }
 
 // altsFor returns r's alternatives that may match where the folded first

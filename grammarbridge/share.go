@@ -89,6 +89,18 @@ func (b *shareBuilder) buildShare(r *crule) {
 			r.firstTrees[i] = b.tree(l, 0)
 		}
 	}
+	if isKeywords(r) {
+		// A group of keywords is matched in place (matcher.keywords),
+		// with its trees when they are leaves and literal nodes only.
+		lit, part := false, false
+		for _, t := range append([][]shareNode{r.tree}, r.firstTrees...) {
+			for _, nd := range t {
+				lit = lit || nd.litTo > 0
+				part = part || nd.synth != nil
+			}
+		}
+		r.kwTrees = lit && !part
+	}
 }
 
 // tree returns the prefix tree of alts, which all share parts
@@ -495,6 +507,72 @@ func (m *matcher) tryLitKids(nd *shareNode, e, slot int, c int32, n int) {
 			return
 		}
 	}
+}
+
+// keywordTree is matcher.keywords with no wildcard open, on ASCII input,
+// along the prefix tree of the group's alternatives (leaves and literal
+// nodes): keywords that begin with the same tokens match them once.
+func (m *matcher) keywordTree(nodes []shareNode, c int32, a *calt, i int, p *cpart, pos, n int) {
+	for k := range nodes {
+		nd := &nodes[k]
+		if nd.litTo > 0 {
+			low := m.lower
+			q := pos
+			for q < len(low) && asciiSep[low[q]] {
+				q++
+			}
+			if q == len(low) || low[q] != nd.lit.toks[0].lower[0] {
+				continue
+			}
+			if e, ok := m.tokensRange(nd.lit, 0, nd.litTo, q); ok {
+				m.keywordLitKids(nd, e, c, a, i, p, n)
+			}
+		} else {
+			sub := nd.alt
+			m.work++
+			if e, ok := m.stringAt(&sub.parts[0], sub.spacing, pos); ok {
+				m.keywordMatched(sub, e, c, a, i, p, n)
+			}
+		}
+		if m.err != nil {
+			return
+		}
+	}
+}
+
+// keywordLitKids goes on with the kids of the literal node nd of a group
+// of keywords, whose tokens end at e.
+func (m *matcher) keywordLitKids(nd *shareNode, e int, c int32, a *calt, i int, p *cpart, n int) {
+	for k := range nd.kids {
+		kd := &nd.kids[k]
+		if kd.litTo > 0 {
+			if e2, ok := m.tokensRange(kd.lit, kd.litFrom, kd.litTo, e); ok {
+				m.keywordLitKids(kd, e2, c, a, i, p, n)
+			}
+		} else {
+			sub := kd.alt
+			sp := &sub.parts[0]
+			m.work++
+			if end, ok := m.tokensRange(sp, kd.litFrom, len(sp.toks), e); ok && m.boundary(end, sub.spacing) {
+				m.keywordMatched(sub, end, c, a, i, p, n)
+			}
+		}
+		if m.err != nil {
+			return
+		}
+	}
+}
+
+// keywordMatched goes on after keyword sub of p (part i of a) matched up
+// to e: the same events as entering the group (none when its value is not
+// used), then part i+1.
+func (m *matcher) keywordMatched(sub *calt, e int, c int32, a *calt, i int, p *cpart, n int) {
+	if p.valueUsed && m.silent == 0 {
+		m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+		m.push(event{kind: evEnd})
+	}
+	m.stepMemo(c, a, i+1, e, noWild)
+	m.tn = n
 }
 
 // beginStep puts a's begin event on the trail and steps into it from
