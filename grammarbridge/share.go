@@ -380,7 +380,17 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			continue
 		}
 		// Collect the ways parts [depth, nd.depth) match after each way
-		// the parts before them did.
+		// the parts before them did. A first shared part that is a
+		// literal is tested before anything is set up.
+		lit := nd.synth.literalAt(depth)
+		i0, e0 := depth, pos
+		if head < 0 && lit != nil {
+			var ok bool
+			if e0, ok = m.stringAt(lit, nd.synth.spacing, pos); !ok {
+				continue
+			}
+			i0++
+		}
 		d := int32(0)
 		if c != top {
 			d = m.conts[c].depth
@@ -388,15 +398,23 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		ci := len(m.shareCols)
 		m.shareCols = append(m.shareCols, shareCol{-1, -1})
 		if head < 0 {
-			m.collectFrom(nd.synth, depth, pos, noWild, ci, d, slot, n)
+			m.collectFrom(nd.synth, i0, e0, noWild, ci, d, slot, n)
 		} else {
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
 				if !nd.goesOn(out.ch) {
 					continue
 				}
+				i, e := depth, int(out.end)
+				if lit != nil && out.wstart < 0 {
+					var ok bool
+					if e, ok = m.stringAt(lit, nd.synth.spacing, e); !ok {
+						continue
+					}
+					i++
+				}
 				w := m.resume(nd.synth, &out, slot, n)
-				m.collectFrom(nd.synth, depth, int(out.end), w, ci, d, slot, n)
+				m.collectFrom(nd.synth, i, e, w, ci, d, slot, n)
 				if m.err != nil {
 					break
 				}
