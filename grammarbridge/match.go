@@ -327,8 +327,9 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 	case partNumber:
 		if w.start >= 0 {
-			for t := w.start; t < len(m.in); t++ {
-				if ch := m.in[t]; !(ch >= '0' && ch <= '9' || ch == '+' || ch == '-') {
+			in := m.in
+			for t := w.start; t < len(in); t++ {
+				if !numberStart[in[t]] {
 					continue // a number starts with a digit or a sign
 				}
 				m.work++

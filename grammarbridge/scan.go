@@ -116,6 +116,16 @@ func (m *matcher) lowerInput() {
 	}
 }
 
+// numberStart is true for the bytes a number can start with: digits and
+// signs.
+var numberStart = func() (t [256]bool) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	t['+'], t['-'] = true, true
+	return t
+}()
+
 // asciiClass is 1 for ASCII letters, 2 for digits, 0 for the other ASCII
 // bytes: in auto spacing, a separator is needed between two bytes of the
 // same non-zero class (needsSep).
