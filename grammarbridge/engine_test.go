@@ -182,3 +182,31 @@ func TestEngineShareWorkLimit(t *testing.T) {
 		t.Errorf("q y r y s y b: %s", got)
 	}
 }
+
+// FuzzEngineShare compares the optimized matcher (prefix trees, literal
+// nodes, silent parts) with the plain search on testdata/share.agr: the
+// same matches in the same order, or both over the work limit.
+func FuzzEngineShare(f *testing.F) {
+	fast, err := Compile(FSLoader{os.DirFS("testdata")}, "share.agr", Options{WorkLimit: 200000})
+	if err != nil {
+		f.Fatal(err)
+	}
+	slow, err := Compile(FSLoader{os.DirFS("testdata")}, "share.agr", Options{naive: true, WorkLimit: 200000})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"please show the report file", "set power mode to balanced", "play Hello track by Adele from the album 25",
+		"go very far away", "turn on the lights", "hi there more okay", "do it please now", "naïve SHOW the fïle", "go to\u00a0town"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		a, errA := fast.Match(in)
+		b, errB := slow.Match(in)
+		if errA != nil || errB != nil {
+			return // the plain search may hit the work limit
+		}
+		if ka, kb := rankedKeys(a), rankedKeys(b); ka != kb {
+			t.Fatalf("%q:\noptimized:\n%s\nplain:\n%s", in, ka, kb)
+		}
+	})
+}
