@@ -93,9 +93,9 @@ func (m *matcher) lowerInput() {
 	const hi = 0x8080808080808080
 	// A read-only view of the input's bytes.
 	src := unsafe.Slice(unsafe.StringData(in), len(in))
-	i := 0
-	for ; i+8 <= len(src); i += 8 {
-		x := le.LittleEndian.Uint64(src[i:])
+	dst := low
+	for len(src) >= 8 && len(dst) >= 8 {
+		x := le.LittleEndian.Uint64(src)
 		if x&hi != 0 {
 			m.asciiState = 2
 			return
@@ -104,15 +104,15 @@ func (m *matcher) lowerInput() {
 		// that of gtZ when it is > 'Z'.
 		geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
 		gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
-		le.LittleEndian.PutUint64(low[i:], x|(geA&^gtZ&hi)>>2)
+		le.LittleEndian.PutUint64(dst, x|(geA&^gtZ&hi)>>2)
+		src, dst = src[8:], dst[8:]
 	}
-	for ; i < len(src); i++ {
-		c := src[i]
+	for i, c := range src {
 		if c >= utf8.RuneSelf {
 			m.asciiState = 2
 			return
 		}
-		low[i] = c | asciiUpper[c]
+		dst[i] = c | asciiUpper[c]
 	}
 }
 
