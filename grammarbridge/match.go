@@ -2,6 +2,7 @@ package grammarbridge
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -286,12 +287,13 @@ func (m *matcher) run() {
 
 // step matches part i of alternative a at pos, then everything after it.
 func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
-	if m.err != nil {
-		return
-	}
+	// After an error the limit is below any work: one test stops both.
 	m.work++
 	if m.work > m.limit {
-		m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
+		if m.err == nil {
+			m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
+		}
+		m.limit = math.MinInt
 		return
 	}
 	if i == len(a.parts) {
@@ -376,6 +378,7 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 		if depth > maxDepth {
 			m.err = fmt.Errorf("grammar match: rules nested more than %d deep (left recursion?): %w", maxDepth, ErrWorkLimit)
+			m.limit = math.MinInt // every later step stops at once
 			return
 		}
 		k := m.pushCont(cont{parent: c, alt: a.id, part: int32(i), pos: int32(pos), depth: depth, serial: m.nextSerial(), outer: -1})
