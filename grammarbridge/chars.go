@@ -90,13 +90,14 @@ func foldEq(a, b rune) bool {
 // trimSeps returns the bounds of s[start:end] without leading and trailing
 // separators.
 func trimSeps(s string, start, end int) (int, int) {
-	for start < end && s[start] < utf8.RuneSelf && asciiSep[s[start]] {
-		start++
-	}
-	for end > start && s[end-1] < utf8.RuneSelf && asciiSep[s[end-1]] {
-		end--
-	}
 	for start < end {
+		if c := s[start]; c < utf8.RuneSelf {
+			if !asciiSep[c] {
+				break
+			}
+			start++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[start:end])
 		if !isSep(r) {
 			break
@@ -104,6 +105,13 @@ func trimSeps(s string, start, end int) (int, int) {
 		start += n
 	}
 	for end > start {
+		if c := s[end-1]; c < utf8.RuneSelf {
+			if !asciiSep[c] {
+				break
+			}
+			end--
+			continue
+		}
 		r, n := utf8.DecodeLastRuneInString(s[start:end])
 		if !isSep(r) {
 			break

@@ -604,10 +604,6 @@ func literalPart(tokens []string, sp Spacing) cpart {
 				ct.mask |= 0xff << (8 * j)
 			}
 		}
-		ct.bigram = -1
-		if ct.ascii && len(ct.lower) >= 2 {
-			ct.bigram = int(bigram(int(ct.lower[0])+1, ct.lower[1]))
-		}
 		first, _ := utf8.DecodeRuneInString(t)
 		ct.sepFirst = isSep(first)
 		p.toks[i] = ct
@@ -723,10 +719,48 @@ func computeFirst(start *crule) {
 			if first != r.first || any != anyStart[r] || null != nullable[r] {
 				r.first, anyStart[r], nullable[r] = first, any, null
 				r.firstAny = any || null
+				r.anyStart, r.nullable = any, null
 				changed = true
 			}
 		}
 	}
+}
+
+// suffixFirst returns the folded first bytes a match of a's parts from
+// part i on can start with, or any: as computeFirst does for whole
+// alternatives.
+func suffixFirst(a *calt, i int) (first byteSet, any bool) {
+	for ; i < len(a.parts); i++ {
+		p := &a.parts[i]
+		null := p.optional
+		switch p.kind {
+		case partString:
+			if c, ok := firstNonSep(p.toks[0].src); ok {
+				first.add(c)
+			} else {
+				return first, true
+			}
+		case partNumber:
+			for c := byte('0'); c <= '9'; c++ {
+				first.add(c)
+			}
+			first.add('+')
+		case partWildcard:
+			return first, true
+		case partRules:
+			if p.rule.anyStart {
+				return first, true
+			}
+			first.union(&p.rule.first)
+			null = null || p.rule.nullable
+		case partPhrase:
+			null = true
+		}
+		if !null {
+			return first, false
+		}
+	}
+	return first, true // all of them can match nothing
 }
 
 // newAlt gives a an id and records it.

@@ -1,6 +1,7 @@
 package grammarbridge
 
 import (
+	"errors"
 	"math/rand"
 	"os"
 	"strings"
@@ -38,6 +39,15 @@ func TestEngineShare(t *testing.T) {
 	if fast.start.tree == nil && fast.start.firstTrees == nil {
 		t.Fatal("no prefix tree for <Start>")
 	}
+	lit := false
+	for _, tr := range fast.start.firstTrees {
+		for _, nd := range tr {
+			lit = lit || nd.litTo > 0
+		}
+	}
+	if !lit {
+		t.Fatal("no literal node in <Start>'s prefix trees")
+	}
 	silent := false
 	for _, a := range fast.start.alts {
 		for i := range a.parts {
@@ -51,9 +61,13 @@ func TestEngineShare(t *testing.T) {
 		"please show the report file", "open the report folder", "can you show x y z",
 		"show the item number 5", "open the entry no. 7 times", "show item 3",
 		"set power mode to balanced", "set power mode to best performance", "set battery saver to 40 percent",
+		"SET power,mode to balanced", "set powermode to balanced", "set power mode to balancedx", "set battery saver to",
 		"play the song Hello by Adele", "play Hello track by Adele from the album 25",
 		"play Hello by Adele from album 25 by Adele", "play Yellow from album Parachutes",
-		"go very very far away away", "go far away", "go very far out there",
+		"go very very far away away", "go tomorrow", "go to town", "go together", "go togetherness", "go far away", "go very far out there",
+		"turn on the lights", "turn the lights", "Turn Off the fan", "turn offthe fan", "toggle the fan", "turn onx the lights",
+		"hi there more okay", "hey more okay now", "hey more okay", "hi you more okay now",
+		"please hello there", "would you hello", "hello there", "can you hello there now",
 		"do it please now", "do it now can you later", "x would you later now",
 		"show", "", "please", "set power mode to", "play by by by",
 	}
@@ -154,4 +168,45 @@ func TestEngineTokensASCII(t *testing.T) {
 		}
 		g.release(m)
 	}
+}
+
+// TestEngineShareWorkLimit checks that ways of shared parts collected
+// over and over stay bounded by the work limit.
+func TestEngineShareWorkLimit(t *testing.T) {
+	g := mustCompile(t, "<Start> = <P> <P> <P> a -> 1 | <P> <P> <P> b -> 2 | <P> <P> <P> c -> 3; <P> = $(x:wildcard) (y)* -> x;", Options{WorkLimit: 50000})
+	_, err := g.Match(strings.Repeat("y ", 400) + "d")
+	if !errors.Is(err, ErrWorkLimit) {
+		t.Fatalf("got %v, want ErrWorkLimit", err)
+	}
+	if got := matchJSON(t, g, "q y r y s y b"); got != "[2]" {
+		t.Errorf("q y r y s y b: %s", got)
+	}
+}
+
+// FuzzEngineShare compares the optimized matcher (prefix trees, literal
+// nodes, silent parts) with the plain search on testdata/share.agr: the
+// same matches in the same order, or both over the work limit.
+func FuzzEngineShare(f *testing.F) {
+	fast, err := Compile(FSLoader{os.DirFS("testdata")}, "share.agr", Options{WorkLimit: 200000})
+	if err != nil {
+		f.Fatal(err)
+	}
+	slow, err := Compile(FSLoader{os.DirFS("testdata")}, "share.agr", Options{naive: true, WorkLimit: 200000})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"please show the report file", "set power mode to balanced", "play Hello track by Adele from the album 25",
+		"go very far away", "turn on the lights", "hi there more okay", "do it please now", "naïve SHOW the fïle", "go to\u00a0town"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		a, errA := fast.Match(in)
+		b, errB := slow.Match(in)
+		if errA != nil || errB != nil {
+			return // the plain search may hit the work limit
+		}
+		if ka, kb := rankedKeys(a), rankedKeys(b); ka != kb {
+			t.Fatalf("%q:\noptimized:\n%s\nplain:\n%s", in, ka, kb)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package grammarbridge
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -133,15 +134,13 @@ type matcher struct {
 	err   error
 
 	results     []result
-	index       map[uint64]int      // value hash -> last results index with it
-	memo        map[memoKey]int     // -> index in entries, when memoTab is too big
-	memoTab     []uint64            // (rule, pos, open) -> gen<<32 | entries index
-	gen         uint32              // generation of memoTab entries for this input
-	lower       []byte              // the input lower-cased, when asciiState is 1 (reused)
-	asciiState  uint8               // 0 unknown, 1 the input is ASCII, 2 it is not
-	bigrams     [bigramWords]uint64 // hashed set of lower's byte pairs (bigram), when ASCII
-	bigramsDone bool                // bigrams is filled for this input
-	lowerPad    []byte              // lower and 8 more bytes (of no meaning)
+	index       map[uint64]int  // value hash -> last results index with it
+	memo        map[memoKey]int // -> index in entries, when memoTab is too big
+	memoTab     []uint64        // (rule, pos, open) -> gen<<32 | entries index
+	gen         uint32          // generation of memoTab entries for this input
+	lower       []byte          // the input lower-cased, when asciiState is 1 (reused)
+	asciiState  uint8           // 0 unknown, 1 the input is ASCII, 2 it is not
+	lowerPad    []byte          // lower and 8 more bytes (of no meaning)
 	failed      map[failKey]struct{}
 	succ        int         // successes so far: results recorded and outcomes collected
 	busyHits    int         // rules found busy (left recursion): failures then are not final
@@ -281,12 +280,13 @@ func (m *matcher) run() {
 
 // step matches part i of alternative a at pos, then everything after it.
 func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
-	if m.err != nil {
-		return
-	}
+	// After an error the limit is below any work: one test stops both.
 	m.work++
 	if m.work > m.limit {
-		m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
+		if m.err == nil {
+			m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
+		}
+		m.limit = math.MinInt
 		return
 	}
 	if i == len(a.parts) {
@@ -322,8 +322,9 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 	case partNumber:
 		if w.start >= 0 {
-			for t := w.start; t < len(m.in); t++ {
-				if ch := m.in[t]; !(ch >= '0' && ch <= '9' || ch == '+' || ch == '-') {
+			in := m.in
+			for t := w.start; t < len(in); t++ {
+				if !numberStart[in[t]] {
 					continue // a number starts with a digit or a sign
 				}
 				m.work++
@@ -370,6 +371,7 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 		if depth > maxDepth {
 			m.err = fmt.Errorf("grammar match: rules nested more than %d deep (left recursion?): %w", maxDepth, ErrWorkLimit)
+			m.limit = math.MinInt // every later step stops at once
 			return
 		}
 		k := m.pushCont(cont{parent: c, alt: a.id, part: int32(i), pos: int32(pos), depth: depth, serial: m.nextSerial(), outer: -1})
@@ -392,6 +394,12 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	n := m.tn
 	ch, known := m.firstByte(pos, w)
+	if p.rule.kwTrees && w.start < 0 && !m.track && m.asciiState == 1 {
+		if tree := p.rule.treeFor(ch, known); tree != nil {
+			m.keywordTree(tree, c, a, i, p, pos, n)
+			return
+		}
+	}
 	alts := p.rule.alts
 	if !m.track {
 		alts = p.rule.altsFor(ch, known)
@@ -451,7 +459,7 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			if tree := r.treeFor(ch, known); tree != nil {
 				// Alternatives that begin alike: share those parts.
 				m.shareActive++
-				m.tryTree(tree, 0, -1, pos, slot, c, n)
+				m.tryTree(tree, 0, -1, pos, slot, c, n, nil)
 				if m.shareActive--; m.shareActive == 0 {
 					// No collection is under way: drop every way collected.
 					m.shareOuts, m.shareSegs = m.shareOuts[:0], m.shareSegs[:0]
@@ -509,7 +517,7 @@ func (m *matcher) enterRule(k int32, p *cpart, pos int, w wild) {
 		return
 	}
 	n := m.tn
-	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0, p.valueUsed) {
+	if m.g.opts.naive || m.firstVisit(r, pos, w.start >= 0, m.memoUsed(p)) {
 		// Most rules are entered once at a position: explore them in place.
 		// Only a second visit collects and memoizes their outcomes.
 		m.tryAlts(r, p.slot, k, pos, w, ch, known, n)
@@ -581,17 +589,16 @@ func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
 	if m.silent == 0 {
 		m.push(event{kind: evEnd})
 	}
-	defer func() { m.tn = n }()
-	if c == top {
+	switch {
+	case c == top:
 		m.finishTop(pos, w)
-		return
-	}
-	kc := &m.conts[c]
-	if kc.collect > 0 {
+	case m.conts[c].collect > 0:
 		m.collect(c, pos, w)
-		return
+	default:
+		kc := &m.conts[c]
+		m.afterRule(c, &m.g.alts[kc.alt].parts[kc.part], pos, w)
 	}
-	m.afterRule(c, &m.g.alts[kc.alt].parts[kc.part], pos, w)
+	m.tn = n
 }
 
 // finishTop completes a parse of the whole input: a pending wildcard takes

@@ -5,11 +5,10 @@ package grammarbridge
 // memoKey identifies a rule entered at an input position, with or
 // without a wildcard open.
 type memoKey struct {
-	rule   *crule
-	pos    int
-	open   bool
-	used   bool // the caller uses the rule's value (see cpart.valueUsed)
-	silent bool // entered where no events are pushed: outcomes have none
+	rule *crule
+	pos  int
+	open bool
+	used bool // the caller uses the rule's value (see memoUsed)
 }
 
 // memoEntry holds the distinct outcomes of a rule at a position.
@@ -20,8 +19,18 @@ type memoEntry struct {
 }
 
 // memoVariants is the number of memo slots per rule and position: with
-// or without an open wildcard, value used or not, silent or not.
-const memoVariants = 8
+// or without an open wildcard, value used or not.
+const memoVariants = 4
+
+// memoUsed reports whether the outcomes of p's rule entered here are kept
+// apart by value: the caller uses the value, and events are pushed (not
+// silent). Silent outcomes have no events and are merged by where they
+// end; a rule entered silently captures nothing at any depth, so every
+// entry of it whose value is not used is silent too, and they can share
+// the slot.
+func (m *matcher) memoUsed(p *cpart) bool {
+	return p.valueUsed && m.silent == 0
+}
 
 // maxMemoTab bounds the dense memo table (entries of 8 bytes).
 const maxMemoTab = 1 << 20
@@ -101,7 +110,7 @@ const visitedOnce = 0xFFFFFFFF
 // It is false, and memoization takes over, when the dense table is not in
 // use (very long inputs).
 func (m *matcher) firstVisit(r *crule, pos int, open, used bool) bool {
-	slot := m.memoSlot(r, pos, open, used, m.silent > 0)
+	slot := m.memoSlot(r, pos, open, used)
 	if slot == nil || uint32(*slot>>32) == m.gen {
 		return false
 	}
@@ -112,7 +121,7 @@ func (m *matcher) firstVisit(r *crule, pos int, open, used bool) bool {
 // memoSlot returns where the outcomes of rule r at pos (with or without an
 // open wildcard) are recorded: a slot of the dense table, or nil when the
 // table would be too big and the map is used.
-func (m *matcher) memoSlot(r *crule, pos int, open, used, silent bool) *uint64 {
+func (m *matcher) memoSlot(r *crule, pos int, open, used bool) *uint64 {
 	if m.memoTab == nil {
 		return nil
 	}
@@ -123,9 +132,6 @@ func (m *matcher) memoSlot(r *crule, pos int, open, used, silent bool) *uint64 {
 	if used {
 		i += 2
 	}
-	if silent {
-		i += 4
-	}
 	return &m.memoTab[i]
 }
 
@@ -134,9 +140,9 @@ func (m *matcher) memoSlot(r *crule, pos int, open, used, silent bool) *uint64 {
 // outcomes also say where the rule closed it.
 func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
 	open := w.start >= 0
-	silent := m.silent > 0
-	slot := m.memoSlot(p.rule, pos, open, p.valueUsed, silent)
-	key := memoKey{p.rule, pos, open, p.valueUsed, silent}
+	used := m.memoUsed(p)
+	slot := m.memoSlot(p.rule, pos, open, used)
+	key := memoKey{p.rule, pos, open, used}
 	if slot != nil {
 		if v := *slot; uint32(v>>32) == m.gen && uint32(v) != visitedOnce {
 			idx := int(uint32(v))
@@ -159,7 +165,7 @@ func (m *matcher) outcomes(k int32, p *cpart, pos int, w wild) int {
 		m.entries = append(m.entries, memoEntry{})
 	}
 	m.entries[idx].busy = true
-	m.entries[idx].used = p.valueUsed
+	m.entries[idx].used = used
 	m.entries[idx].outs = m.entries[idx].outs[:0]
 	if slot != nil {
 		*slot = uint64(m.gen)<<32 | uint64(uint32(idx))

@@ -31,6 +31,9 @@ type crule struct {
 	// anything (a capture, an optional part, a non-ASCII letter...).
 	first    byteSet
 	firstAny bool
+	// anyStart: some match can start with any byte; nullable: the rule
+	// can match nothing (firstAny is either).
+	anyStart, nullable bool
 
 	// firstIdx, for rules with several alternatives, gives for each
 	// folded first byte (128: the end of the input) the index in
@@ -44,6 +47,9 @@ type crule struct {
 	// after the other begin alike.
 	tree       []shareNode
 	firstTrees [][]shareNode
+	// kwTrees: the rule is a group of keywords whose trees have leaves
+	// and literal nodes only (matcher.keywordTree).
+	kwTrees bool
 }
 
 // altsFor returns r's alternatives that may match where the folded first
@@ -212,7 +218,6 @@ type ctoken struct {
 	src      string // as written
 	lower    string // lower-cased, when ascii
 	lowerB   []byte // lower, as bytes (for searching matcher.lower)
-	bigram   int    // bigram(lower[0]+1, lower[1]), or -1 (not ascii, or one byte)
 	word     uint64 // lower's first eight bytes, little-endian (ascii)
 	mask     uint64 // the bits of word that hold them
 	ascii    bool   // the token is all ASCII

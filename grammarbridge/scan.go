@@ -66,12 +66,6 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 		}
 		return from
 	}
-	if !m.bigramsDone {
-		m.fillBigrams()
-	}
-	if h := tok.bigram; h >= 0 && m.bigrams[h/64]&(1<<(h%64)) == 0 {
-		return -1 // the token's first two bytes are nowhere in the input
-	}
 	j := bytes.Index(m.lower[from:], tok.lowerB)
 	if j < 0 {
 		return -1
@@ -95,13 +89,13 @@ func (m *matcher) lowerInput() {
 	low := m.lower[:len(in)]
 	// Eight bytes can be loaded at any position of the input (see
 	// tokenWord); the ones past its end are never compared.
-	m.lower, m.lowerPad, m.asciiState, m.bigramsDone = low, m.lower[:len(in)+8], 1, false
+	m.lower, m.lowerPad, m.asciiState = low, m.lower[:len(in)+8], 1
 	const hi = 0x8080808080808080
 	// A read-only view of the input's bytes.
 	src := unsafe.Slice(unsafe.StringData(in), len(in))
-	i := 0
-	for ; i+8 <= len(src); i += 8 {
-		x := le.LittleEndian.Uint64(src[i:])
+	dst := low
+	for len(src) >= 8 && len(dst) >= 8 {
+		x := le.LittleEndian.Uint64(src)
 		if x&hi != 0 {
 			m.asciiState = 2
 			return
@@ -110,39 +104,27 @@ func (m *matcher) lowerInput() {
 		// that of gtZ when it is > 'Z'.
 		geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
 		gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
-		le.LittleEndian.PutUint64(low[i:], x|(geA&^gtZ&hi)>>2)
+		le.LittleEndian.PutUint64(dst, x|(geA&^gtZ&hi)>>2)
+		src, dst = src[8:], dst[8:]
 	}
-	for ; i < len(src); i++ {
-		c := src[i]
+	for i, c := range src {
 		if c >= utf8.RuneSelf {
 			m.asciiState = 2
 			return
 		}
-		low[i] = c | asciiUpper[c]
+		dst[i] = c | asciiUpper[c]
 	}
 }
 
-// fillBigrams builds m.bigrams from m.lower (ASCII input).
-func (m *matcher) fillBigrams() {
-	m.bigramsDone = true
-	m.bigrams = [bigramWords]uint64{}
-	prev := 0
-	for _, c := range m.lower {
-		h := bigram(prev, c)
-		m.bigrams[h/64] |= 1 << (h % 64)
-		prev = int(c) + 1
+// numberStart is true for the bytes a number can start with: digits and
+// signs.
+var numberStart = func() (t [256]bool) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
 	}
-}
-
-// bigramWords is the size of the matcher's set of the input's bigrams.
-const bigramWords = 16
-
-// bigram hashes the lower-cased byte pair (prev-1, c) into the bigram set;
-// prev 0 stands for the start of the input, so that single bytes are in
-// the set too.
-func bigram(prev int, c byte) uint {
-	return uint(prev*131+int(c)) % (bigramWords * 64)
-}
+	t['+'], t['-'] = true, true
+	return t
+}()
 
 // asciiClass is 1 for ASCII letters, 2 for digits, 0 for the other ASCII
 // bytes: in auto spacing, a separator is needed between two bytes of the
@@ -169,6 +151,22 @@ var asciiUpper = func() (t [utf8.RuneSelf]byte) {
 // stringAt matches a literal part at pos, skipping separators lazily (the
 // fewest that let the part match), as TypeAgent's regular expression does.
 func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
+	if t := &p.toks[0]; t.ascii && !t.sepFirst && m.asciiState == 1 {
+		// ASCII input, lower-cased: skip the separators, test the first
+		// byte, then the tokens.
+		low := m.lower
+		q := pos
+		for q < len(low) && asciiSep[low[q]] {
+			q++
+		}
+		if q == len(low) || low[q] != t.lower[0] {
+			return 0, false
+		}
+		if p.asciiToks {
+			return m.tokensASCII(p, sp, q)
+		}
+		return m.tokensFrom(p, sp, 0, q)
+	}
 	if t := &p.toks[0]; t.ascii && !t.sepFirst {
 		// The first token starts with a letter or symbol, which no
 		// separator matches: it can only match after all the separators.
@@ -250,6 +248,34 @@ func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 		pos = s
 	}
 	return 0, false
+}
+
+// tokensRange matches the tokens [from,to) of p (asciiToks, ASCII
+// input): the first at pos when from is 0, otherwise after the separators
+// that follow token from-1, which ends at pos. It returns the end of
+// token to-1; there is no boundary test.
+func (m *matcher) tokensRange(p *cpart, from, to, pos int) (int, bool) {
+	low := m.lower
+	for i := from; i < to; i++ {
+		if i > 0 {
+			if k := p.seps[i-1]; k != sepNone {
+				s := pos
+				for s < len(low) && asciiSep[low[s]] {
+					s++
+				}
+				if k == sepRequired && s == pos {
+					return 0, false
+				}
+				pos = s
+			}
+		}
+		e, ok := m.tokenWord(&p.toks[i], pos)
+		if !ok {
+			return 0, false
+		}
+		pos = e
+	}
+	return pos, true
 }
 
 func (m *matcher) tokensFrom(p *cpart, sp Spacing, i, pos int) (int, bool) {
@@ -363,6 +389,17 @@ func (m *matcher) tokenAt(t *ctoken, pos int) (int, bool) {
 
 // boundary reports whether a part may end at pos under spacing sp.
 func (m *matcher) boundary(pos int, sp Spacing) bool {
+	if in := m.in; sp == SpacingAuto && uint(pos-1) < uint(len(in)-1) {
+		if a, b := in[pos-1], in[pos]; a|b < utf8.RuneSelf {
+			ca := asciiClass[a]
+			return ca == 0 || ca != asciiClass[b]
+		}
+	}
+	return m.boundarySlow(pos, sp)
+}
+
+// boundarySlow is boundary for the other spacings and non-ASCII input.
+func (m *matcher) boundarySlow(pos int, sp Spacing) bool {
 	if sp == SpacingOptional || sp == SpacingNone || pos == 0 || pos >= len(m.in) {
 		return true
 	}

@@ -27,6 +27,25 @@ type shareNode struct {
 	depth int
 	synth *calt
 	kids  []shareNode
+	// first is the set of folded first bytes the alternatives below can
+	// go on with after the parent node's parts, unless firstAny: the
+	// matcher skips the node where the input goes on otherwise.
+	first    byteSet
+	firstAny bool
+	// sel, for an inner node with up to 64 kids, gives for each folded
+	// byte (128: the end of the input) the set of kids (bit k: kids[k])
+	// that can go on with it.
+	sel *[129]uint64
+
+	// A literal node (litTo > 0) is a run of alternatives whose first
+	// parts are literals with the same tokens [0,litTo): those tokens are
+	// matched once. Its kids are leaves (litFrom: their literal goes on
+	// from token litTo) or literal nodes sharing more tokens (litFrom is
+	// the parent's litTo). lit is the first part of one of them; alts
+	// are all of them, in order (to try one by one on non-ASCII input).
+	litFrom, litTo int
+	lit            *cpart
+	alts           []*calt
 }
 
 // shareOut is one way the shared parts of a prefix-tree node matched.
@@ -41,6 +60,7 @@ type shareOut struct {
 	wstart int32 // start of a wildcard they left open, or -1
 	wev    int32 // its evWild's index in the segment
 	next   int32 // the next way in the same collection, or -1
+	ch     int16 // the folded input byte at end after separators: -1 end of input, -2 unknown (or a wildcard open)
 }
 
 // shareCol is a collection of ways, being filled: the first and last
@@ -69,6 +89,18 @@ func (b *shareBuilder) buildShare(r *crule) {
 			r.firstTrees[i] = b.tree(l, 0)
 		}
 	}
+	if isKeywords(r) {
+		// A group of keywords is matched in place (matcher.keywords),
+		// with its trees when they are leaves and literal nodes only.
+		lit, part := false, false
+		for _, t := range append([][]shareNode{r.tree}, r.firstTrees...) {
+			for _, nd := range t {
+				lit = lit || nd.litTo > 0
+				part = part || nd.synth != nil
+			}
+		}
+		r.kwTrees = lit && !part
+	}
 }
 
 // tree returns the prefix tree of alts, which all share parts
@@ -82,7 +114,18 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			j++
 		}
 		if j-i == 1 {
-			nodes = append(nodes, shareNode{alt: alts[i]})
+			if depth == 0 {
+				if k := litRun(alts[i:], 0); k > 1 {
+					// Literals that begin with the same tokens.
+					nodes = append(nodes, makeLitNode(alts[i:i+k], 0))
+					shared = true
+					i += k
+					continue
+				}
+			}
+			nd := shareNode{alt: alts[i]}
+			nd.first, nd.firstAny = suffixFirst(alts[i], depth)
+			nodes = append(nodes, nd)
 			i = j
 			continue
 		}
@@ -106,15 +149,81 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			kids = make([]shareNode, j-i)
 			for k, a := range alts[i:j] {
 				kids[k] = shareNode{alt: a}
+				kids[k].first, kids[k].firstAny = suffixFirst(a, d)
 			}
 		}
-		nodes = append(nodes, shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids})
+		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids}
+		if len(kids) <= 64 {
+			nd.sel = new([129]uint64)
+			for k := range kids {
+				for c := range 129 {
+					if kids[k].firstAny || c < 128 && kids[k].first.has(byte(c)) {
+						nd.sel[c] |= 1 << k
+					}
+				}
+			}
+		}
+		for _, a := range alts[i:j] {
+			f, any := suffixFirst(a, depth)
+			nd.first.union(&f)
+			nd.firstAny = nd.firstAny || any
+		}
+		nodes = append(nodes, nd)
 		i = j
 	}
 	if !shared {
 		return nil
 	}
 	return nodes
+}
+
+// litShared returns how many leading tokens the first parts of a and b
+// have in common, when both are literals the matcher can test token by
+// token on the lower-cased input (asciiToks, a first token that does not
+// start with a separator) with the same spacing.
+func litShared(a, b *calt) int {
+	if len(a.parts) == 0 || len(b.parts) == 0 || a.spacing != b.spacing {
+		return 0
+	}
+	p, q := &a.parts[0], &b.parts[0]
+	if p.kind != partString || q.kind != partString || !p.asciiToks || !q.asciiToks || p.toks[0].sepFirst {
+		return 0
+	}
+	n := 0
+	for n < len(p.toks) && n < len(q.toks) && p.toks[n].lower == q.toks[n].lower && (n == 0 || p.seps[n-1] == q.seps[n-1]) {
+		n++
+	}
+	return n
+}
+
+// litRun returns how many alternatives from alts[0] on have their first
+// literals share more than from tokens with alts[0] (0 or 1: none).
+func litRun(alts []*calt, from int) int {
+	k := 1
+	for k < len(alts) && litShared(alts[0], alts[k]) > from {
+		k++
+	}
+	return k
+}
+
+// makeLitNode makes the literal node of alts, whose first literals share
+// more than from tokens.
+func makeLitNode(alts []*calt, from int) shareNode {
+	to := len(alts[0].parts[0].toks)
+	for _, a := range alts[1:] {
+		to = min(to, litShared(alts[0], a))
+	}
+	nd := shareNode{litFrom: from, litTo: to, lit: &alts[0].parts[0], alts: alts, firstAny: true}
+	for i := 0; i < len(alts); {
+		if k := litRun(alts[i:], to); k > 1 {
+			nd.kids = append(nd.kids, makeLitNode(alts[i:i+k], to))
+			i += k
+			continue
+		}
+		nd.kids = append(nd.kids, shareNode{alt: alts[i], litFrom: to, firstAny: true})
+		i++
+	}
+	return nd
 }
 
 // synth returns an alternative made of a's first depth parts.
@@ -206,9 +315,28 @@ func (r *crule) treeFor(ch int, known bool) []shareNode {
 // [0,depth) matched in the ways chained from m.shareOuts[head], under
 // continuation c, leaving the trail at n after each. head < 0 stands for
 // one way that ends at pos with nothing on the trail (depth 0).
-func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int) {
+func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int, sel *[129]uint64) {
+	mask := ^uint64(0)
+	if sel != nil && head >= 0 && m.shareOuts[head].next < 0 {
+		// One way: only the kids that can go on with the next byte.
+		if ch := m.shareOuts[head].ch; ch == -1 {
+			mask = sel[128]
+		} else if ch >= 0 {
+			mask = sel[ch]
+		}
+	}
 	for i := range nodes {
+		if i < 64 && mask&(1<<i) == 0 {
+			continue
+		}
 		nd := &nodes[i]
+		if nd.litTo > 0 {
+			m.tryLiteral(nd, pos, slot, c, n)
+			if m.err != nil {
+				return
+			}
+			continue
+		}
 		if a := nd.alt; a != nil {
 			if head < 0 {
 				i, e := depth, pos
@@ -232,6 +360,9 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
 				i, e := depth, int(out.end)
+				if !nd.goesOn(out.ch) {
+					continue
+				}
 				if p := a.literalAt(i); p != nil && out.wstart < 0 {
 					var ok bool
 					if e, ok = m.stringAt(p, a.spacing, e); !ok {
@@ -249,7 +380,17 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			continue
 		}
 		// Collect the ways parts [depth, nd.depth) match after each way
-		// the parts before them did.
+		// the parts before them did. A first shared part that is a
+		// literal is tested before anything is set up.
+		lit := nd.synth.literalAt(depth)
+		i0, e0 := depth, pos
+		if head < 0 && lit != nil {
+			var ok bool
+			if e0, ok = m.stringAt(lit, nd.synth.spacing, pos); !ok {
+				continue
+			}
+			i0++
+		}
 		d := int32(0)
 		if c != top {
 			d = m.conts[c].depth
@@ -257,12 +398,23 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		ci := len(m.shareCols)
 		m.shareCols = append(m.shareCols, shareCol{-1, -1})
 		if head < 0 {
-			m.collectFrom(nd.synth, depth, pos, noWild, ci, d, slot, n)
+			m.collectFrom(nd.synth, i0, e0, noWild, ci, d, slot, n)
 		} else {
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
+				if !nd.goesOn(out.ch) {
+					continue
+				}
+				i, e := depth, int(out.end)
+				if lit != nil && out.wstart < 0 {
+					var ok bool
+					if e, ok = m.stringAt(lit, nd.synth.spacing, e); !ok {
+						continue
+					}
+					i++
+				}
 				w := m.resume(nd.synth, &out, slot, n)
-				m.collectFrom(nd.synth, depth, int(out.end), w, ci, d, slot, n)
+				m.collectFrom(nd.synth, i, e, w, ci, d, slot, n)
 				if m.err != nil {
 					break
 				}
@@ -274,7 +426,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			return
 		}
 		if h2 >= 0 {
-			m.tryTree(nd.kids, nd.depth, h2, 0, slot, c, n)
+			m.tryTree(nd.kids, nd.depth, h2, 0, slot, c, n, nd.sel)
 			if m.err != nil {
 				return
 			}
@@ -295,6 +447,15 @@ func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int
 	m.tn = n
 }
 
+// goesOn reports whether the alternatives under nd may go on where the
+// input's next byte is ch (a shareOut's).
+func (nd *shareNode) goesOn(ch int16) bool {
+	if nd.firstAny || ch == -2 {
+		return true
+	}
+	return ch >= 0 && nd.first.has(byte(ch))
+}
+
 // literalAt returns a's part i when it is a literal, else nil. Callers
 // match it before stepping into a (when no wildcard is open), so that an
 // alternative that fails at once costs no step.
@@ -303,6 +464,143 @@ func (a *calt) literalAt(i int) *cpart {
 		return &a.parts[i]
 	}
 	return nil
+}
+
+// tryLiteral explores the alternatives under the literal node nd (at
+// depth 0, no wildcard open): the shared tokens are matched once from pos.
+func (m *matcher) tryLiteral(nd *shareNode, pos, slot int, c int32, n int) {
+	p := nd.lit
+	if m.asciiState != 1 {
+		// Not lower-cased: one alternative at a time.
+		for _, a := range nd.alts {
+			i, e := 0, pos
+			if q := a.literalAt(0); q != nil {
+				var ok bool
+				if e, ok = m.stringAt(q, a.spacing, pos); !ok {
+					continue
+				}
+				i++
+			}
+			m.beginStep(a, slot, c, i, e, n)
+			if m.err != nil {
+				return
+			}
+		}
+		return
+	}
+	low := m.lower
+	q := pos
+	for q < len(low) && asciiSep[low[q]] {
+		q++
+	}
+	if q == len(low) || low[q] != p.toks[0].lower[0] {
+		return
+	}
+	e, ok := m.tokensRange(p, 0, nd.litTo, q)
+	if ok {
+		m.tryLitKids(nd, e, slot, c, n)
+	}
+}
+
+// tryLitKids goes on with the kids of literal node nd, whose tokens end
+// at e.
+func (m *matcher) tryLitKids(nd *shareNode, e, slot int, c int32, n int) {
+	for i := range nd.kids {
+		kd := &nd.kids[i]
+		if kd.litTo > 0 {
+			if e2, ok := m.tokensRange(kd.lit, kd.litFrom, kd.litTo, e); ok {
+				m.tryLitKids(kd, e2, slot, c, n)
+			}
+		} else {
+			a := kd.alt
+			p := &a.parts[0]
+			m.work++
+			end, ok := m.tokensRange(p, kd.litFrom, len(p.toks), e)
+			if !ok || !m.boundary(end, a.spacing) {
+				continue
+			}
+			m.beginStep(a, slot, c, 1, end, n)
+		}
+		if m.err != nil {
+			return
+		}
+	}
+}
+
+// keywordTree is matcher.keywords with no wildcard open, on ASCII input,
+// along the prefix tree of the group's alternatives (leaves and literal
+// nodes): keywords that begin with the same tokens match them once.
+func (m *matcher) keywordTree(nodes []shareNode, c int32, a *calt, i int, p *cpart, pos, n int) {
+	for k := range nodes {
+		nd := &nodes[k]
+		if nd.litTo > 0 {
+			low := m.lower
+			q := pos
+			for q < len(low) && asciiSep[low[q]] {
+				q++
+			}
+			if q == len(low) || low[q] != nd.lit.toks[0].lower[0] {
+				continue
+			}
+			if e, ok := m.tokensRange(nd.lit, 0, nd.litTo, q); ok {
+				m.keywordLitKids(nd, e, c, a, i, p, n)
+			}
+		} else {
+			sub := nd.alt
+			m.work++
+			if e, ok := m.stringAt(&sub.parts[0], sub.spacing, pos); ok {
+				m.keywordMatched(sub, e, c, a, i, p, n)
+			}
+		}
+		if m.err != nil {
+			return
+		}
+	}
+}
+
+// keywordLitKids goes on with the kids of the literal node nd of a group
+// of keywords, whose tokens end at e.
+func (m *matcher) keywordLitKids(nd *shareNode, e int, c int32, a *calt, i int, p *cpart, n int) {
+	for k := range nd.kids {
+		kd := &nd.kids[k]
+		if kd.litTo > 0 {
+			if e2, ok := m.tokensRange(kd.lit, kd.litFrom, kd.litTo, e); ok {
+				m.keywordLitKids(kd, e2, c, a, i, p, n)
+			}
+		} else {
+			sub := kd.alt
+			sp := &sub.parts[0]
+			m.work++
+			if end, ok := m.tokensRange(sp, kd.litFrom, len(sp.toks), e); ok && m.boundary(end, sub.spacing) {
+				m.keywordMatched(sub, end, c, a, i, p, n)
+			}
+		}
+		if m.err != nil {
+			return
+		}
+	}
+}
+
+// keywordMatched goes on after keyword sub of p (part i of a) matched up
+// to e: the same events as entering the group (none when its value is not
+// used), then part i+1.
+func (m *matcher) keywordMatched(sub *calt, e int, c int32, a *calt, i int, p *cpart, n int) {
+	if p.valueUsed && m.silent == 0 {
+		m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+		m.push(event{kind: evEnd})
+	}
+	m.stepMemo(c, a, i+1, e, noWild)
+	m.tn = n
+}
+
+// beginStep puts a's begin event on the trail and steps into it from
+// part i at pos, leaving the trail at n.
+func (m *matcher) beginStep(a *calt, slot int, c int32, i, pos, n int) {
+	if m.silent == 0 {
+		m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+	}
+	m.step(c, a, i, pos, noWild)
+	m.tn = n
 }
 
 // resume puts a's begin event and the trail of the shared parts o on the
@@ -336,10 +634,14 @@ func (m *matcher) segBase(n int) int {
 func (m *matcher) collectShare(c int32, pos int, w wild) {
 	k := &m.conts[c]
 	m.succ++
-	m.work++
 	seg := m.tbuf[k.segStart:m.tn]
-	o := shareOut{end: int32(pos), seg: int32(len(m.shareSegs)), nseg: int32(len(seg)), wstart: -1, next: -1}
-	if w.start >= 0 {
+	m.work += 1 + len(seg)/8 // copying is work too: the limit bounds the memory
+	o := shareOut{end: int32(pos), seg: int32(len(m.shareSegs)), nseg: int32(len(seg)), wstart: -1, next: -1, ch: -2}
+	if w.start < 0 {
+		if ch, known := m.firstByte(pos, noWild); known {
+			o.ch = int16(ch)
+		}
+	} else {
 		// Sharing starts with no wildcard open: this one was opened by
 		// the shared parts, and its event is in the segment.
 		o.wstart, o.wev = int32(w.start), int32(w.ev)-k.segStart
