@@ -133,13 +133,15 @@ type matcher struct {
 	err   error
 
 	results     []result
-	index       map[uint64]int  // value hash -> last results index with it
-	memo        map[memoKey]int // -> index in entries, when memoTab is too big
-	memoTab     []uint64        // (rule, pos, open) -> gen<<32 | entries index
-	gen         uint32          // generation of memoTab entries for this input
-	lower       []byte          // the input lower-cased, when asciiState is 1 (reused)
-	asciiState  uint8           // 0 unknown, 1 the input is ASCII, 2 it is not
-	lowerPad    []byte          // lower and 8 more bytes (of no meaning)
+	index       map[uint64]int    // value hash -> last results index with it
+	memo        map[memoKey]int   // -> index in entries, when memoTab is too big
+	memoTab     []uint64          // (rule, pos, open) -> gen<<32 | entries index
+	gen         uint32            // generation of memoTab entries for this input
+	lower       []byte            // the input lower-cased, when asciiState is 1 (reused)
+	asciiState  uint8             // 0 unknown, 1 the input is ASCII, 2 it is not
+	lowerPad    []byte            // lower and 8 more bytes (of no meaning)
+	pairsDone   bool              // pairs is filled for this input
+	pairs       [pairWords]uint64 // hashed set of lower's byte pairs (pairHash), for long searches
 	failed      map[failKey]struct{}
 	succ        int         // successes so far: results recorded and outcomes collected
 	busyHits    int         // rules found busy (left recursion): failures then are not final
