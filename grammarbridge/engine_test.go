@@ -210,3 +210,33 @@ func FuzzEngineShare(f *testing.F) {
 		}
 	})
 }
+
+// TestEngineLongSearch checks the search of a literal after a wildcard on
+// inputs long enough for the byte-pair pre-filter, against strings.Index.
+func TestEngineLongSearch(t *testing.T) {
+	g := mustCompile(t, `<Start> = $(x:wildcard) play -> x;`, Options{})
+	rng := rand.New(rand.NewSource(3))
+	words := []string{"play", "PLAY", "lay", "pl", "ay", "replay", "the", "song", "by", "x", "yz", "Played"}
+	toks := []string{"play", "pl", "p", "ay", "y", "la", "xyz", "zz", "song", "the", "replay", "yed", "by"}
+	for range 200 {
+		var w []string
+		for n := 0; n < 12+rng.Intn(30); n++ {
+			w = append(w, words[rng.Intn(len(words))])
+		}
+		in := strings.Join(w, " ")
+		m := g.newMatcher(in, false)
+		for _, tk := range toks {
+			p := literalPart([]string{tk}, SpacingAuto)
+			for from := 0; from <= len(in); from++ {
+				want := -1
+				if j := strings.Index(strings.ToLower(in[from:]), tk); j >= 0 {
+					want = from + j
+				}
+				if got := m.nextCandidate(&p, from); got != want {
+					t.Fatalf("%q: token %q from %d: got %d, want %d", in, tk, from, got, want)
+				}
+			}
+		}
+		g.release(m)
+	}
+}
