@@ -310,7 +310,7 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 			// even inside a word (TypeAgent); each place is a split.
 			for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
 				m.work++
-				if e, ok := m.tokensAt(p, a.spacing, t); ok && m.setWild(w, t) {
+				if e, ok := m.tokensAtCandidate(p, a.spacing, t); ok && m.setWild(w, t) {
 					m.step(c, a, i+1, e, noWild)
 					if m.err != nil {
 						return
@@ -424,7 +424,7 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 		if w.start >= 0 {
 			for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
 				m.work++
-				if e, ok := m.tokensAt(sp, sub.spacing, t); ok && m.setWild(w, t) {
+				if e, ok := m.tokensAtCandidate(sp, sub.spacing, t); ok && m.setWild(w, t) {
 					if p.valueUsed && m.silent == 0 {
 						m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 						m.push(event{kind: evEnd})

@@ -253,6 +253,25 @@ func (m *matcher) tokensAt(p *cpart, sp Spacing, pos int) (int, bool) {
 	return m.tokensFrom(p, sp, 0, pos)
 }
 
+// tokensAtCandidate is tokensAt at a place nextCandidate returned: on
+// ASCII input the first token is known to be there.
+func (m *matcher) tokensAtCandidate(p *cpart, sp Spacing, t int) (int, bool) {
+	if !p.asciiToks || m.asciiState != 1 {
+		return m.tokensAt(p, sp, t)
+	}
+	e := t + len(p.toks[0].lower)
+	if len(p.toks) > 1 {
+		var ok bool
+		if e, ok = m.tokensRange(p, 1, len(p.toks), e); !ok {
+			return 0, false
+		}
+	}
+	if !m.boundary(e, sp) {
+		return 0, false
+	}
+	return e, true
+}
+
 // tokensASCII is tokensFrom for ASCII input and a part whose tokens are
 // ASCII and, but the first, do not start with a separator: each token
 // after the first can only match after all the separators that follow the
