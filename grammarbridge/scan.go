@@ -132,6 +132,16 @@ func (m *matcher) lowerInput() {
 	// A read-only view of the input's bytes.
 	src := unsafe.Slice(unsafe.StringData(in), len(in))
 	dst := low
+	for len(src) >= 16 && len(dst) >= 16 {
+		x, y := le.LittleEndian.Uint64(src), le.LittleEndian.Uint64(src[8:])
+		if (x|y)&hi != 0 {
+			m.asciiState = 2
+			return
+		}
+		le.LittleEndian.PutUint64(dst, x|((x+0x3f3f3f3f3f3f3f3f)&^(x+0x2525252525252525)&hi)>>2)
+		le.LittleEndian.PutUint64(dst[8:], y|((y+0x3f3f3f3f3f3f3f3f)&^(y+0x2525252525252525)&hi)>>2)
+		src, dst = src[16:], dst[16:]
+	}
 	for len(src) >= 8 && len(dst) >= 8 {
 		x := le.LittleEndian.Uint64(src)
 		if x&hi != 0 {
