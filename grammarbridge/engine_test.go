@@ -210,3 +210,42 @@ func FuzzEngineShare(f *testing.F) {
 		}
 	})
 }
+
+// TestEngineLongSearch checks the search of a literal after a wildcard on
+// inputs long enough for the byte-pair pre-filter, against strings.Index.
+func TestEngineLongSearch(t *testing.T) {
+	g := mustCompile(t, `<Start> = $(x:wildcard) play -> x;`, Options{})
+	rng := rand.New(rand.NewSource(3))
+	words := []string{"play", "PLAY", "lay", "pl", "ay", "replay", "the", "song", "by", "x", "yz", "Played"}
+	toks := []string{"play", "pl", "p", "ay", "y", "la", "xyz", "zz", "song", "the", "replay", "yed", "by", "play the", "the song by"}
+	for range 200 {
+		var w []string
+		for n := 0; n < 12+rng.Intn(30); n++ {
+			w = append(w, words[rng.Intn(len(words))])
+		}
+		in := strings.Join(w, " ")
+		m := g.newMatcher(in, false)
+		for _, tk := range toks {
+			p := literalPart(strings.Fields(tk), SpacingAuto)
+			first := strings.Fields(tk)[0]
+			for from := 0; from <= len(in); from++ {
+				want := -1
+				if j := strings.Index(strings.ToLower(in[from:]), first); j >= 0 {
+					want = from + j
+				}
+				got := m.nextCandidate(&p, from)
+				if got != want {
+					t.Fatalf("%q: token %q from %d: got %d, want %d", in, tk, from, got, want)
+				}
+				if got >= 0 {
+					e1, ok1 := m.tokensAtCandidate(&p, SpacingAuto, got)
+					e2, ok2 := m.tokensAt(&p, SpacingAuto, got)
+					if ok1 != ok2 || e1 != e2 {
+						t.Fatalf("%q: token %q at %d: tokensAtCandidate %d %v, tokensAt %d %v", in, tk, got, e1, ok1, e2, ok2)
+					}
+				}
+			}
+		}
+		g.release(m)
+	}
+}

@@ -134,13 +134,15 @@ type matcher struct {
 	err   error
 
 	results     []result
-	index       map[uint64]int  // value hash -> last results index with it
-	memo        map[memoKey]int // -> index in entries, when memoTab is too big
-	memoTab     []uint64        // (rule, pos, open) -> gen<<32 | entries index
-	gen         uint32          // generation of memoTab entries for this input
-	lower       []byte          // the input lower-cased, when asciiState is 1 (reused)
-	asciiState  uint8           // 0 unknown, 1 the input is ASCII, 2 it is not
-	lowerPad    []byte          // lower and 8 more bytes (of no meaning)
+	index       map[uint64]int    // value hash -> last results index with it
+	memo        map[memoKey]int   // -> index in entries, when memoTab is too big
+	memoTab     []uint64          // (rule, pos, open) -> gen<<32 | entries index
+	gen         uint32            // generation of memoTab entries for this input
+	lower       []byte            // the input lower-cased, when asciiState is 1 (reused)
+	asciiState  uint8             // 0 unknown, 1 the input is ASCII, 2 it is not
+	lowerPad    []byte            // lower and 8 more bytes (of no meaning)
+	pairsDone   bool              // pairs is filled for this input
+	pairs       [pairWords]uint64 // hashed set of lower's byte pairs (pairHash), for long searches
 	failed      map[failKey]struct{}
 	succ        int         // successes so far: results recorded and outcomes collected
 	busyHits    int         // rules found busy (left recursion): failures then are not final
@@ -301,7 +303,7 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 			// even inside a word (TypeAgent); each place is a split.
 			for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
 				m.work++
-				if e, ok := m.tokensAt(p, a.spacing, t); ok && m.setWild(w, t) {
+				if e, ok := m.tokensAtCandidate(p, a.spacing, t); ok && m.setWild(w, t) {
 					m.step(c, a, i+1, e, noWild)
 					if m.err != nil {
 						return
@@ -415,7 +417,7 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 		if w.start >= 0 {
 			for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
 				m.work++
-				if e, ok := m.tokensAt(sp, sub.spacing, t); ok && m.setWild(w, t) {
+				if e, ok := m.tokensAtCandidate(sp, sub.spacing, t); ok && m.setWild(w, t) {
 					if p.valueUsed && m.silent == 0 {
 						m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 						m.push(event{kind: evEnd})

@@ -66,11 +66,49 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 		}
 		return from
 	}
+	if len(m.lower)-from > pairsAfter && len(tok.lower) >= 2 {
+		// A long search: first test that the token's first two bytes are
+		// somewhere in the input (the set is built on the first such
+		// search).
+		if !m.pairsDone {
+			m.fillPairs()
+		}
+		if h := pairHash(tok.lower[0], tok.lower[1]); m.pairs[h>>6]&(1<<(h&63)) == 0 {
+			return -1
+		}
+	}
 	j := bytes.Index(m.lower[from:], tok.lowerB)
 	if j < 0 {
 		return -1
 	}
 	return from + j
+}
+
+// pairsAfter is the length of the input left to search above which a
+// token's first two bytes are first looked up in the set of the input's
+// byte pairs: bytes.Index is cheap on short inputs, building the set is
+// not.
+const pairsAfter = 64
+
+// fillPairs builds the hashed set of the byte pairs of the lower-cased
+// ASCII input.
+func (m *matcher) fillPairs() {
+	m.pairsDone = true
+	var set [pairWords]uint64
+	low := m.lower
+	for i := 1; i < len(low); i++ {
+		h := pairHash(low[i-1], low[i])
+		set[h>>6] |= 1 << (h & 63)
+	}
+	m.pairs = set
+}
+
+// pairWords is the size of the matcher's set of the input's byte pairs.
+const pairWords = 16
+
+// pairHash hashes a byte pair into the pair set.
+func pairHash(a, b byte) uint {
+	return (uint(a)*37 ^ uint(b)) & (pairWords*64 - 1)
 }
 
 // isASCII reports whether the input is all ASCII (m.lower then holds it
@@ -89,11 +127,21 @@ func (m *matcher) lowerInput() {
 	low := m.lower[:len(in)]
 	// Eight bytes can be loaded at any position of the input (see
 	// tokenWord); the ones past its end are never compared.
-	m.lower, m.lowerPad, m.asciiState = low, m.lower[:len(in)+8], 1
+	m.lower, m.lowerPad, m.asciiState, m.pairsDone = low, m.lower[:len(in)+8], 1, false
 	const hi = 0x8080808080808080
 	// A read-only view of the input's bytes.
 	src := unsafe.Slice(unsafe.StringData(in), len(in))
 	dst := low
+	for len(src) >= 16 && len(dst) >= 16 {
+		x, y := le.LittleEndian.Uint64(src), le.LittleEndian.Uint64(src[8:])
+		if (x|y)&hi != 0 {
+			m.asciiState = 2
+			return
+		}
+		le.LittleEndian.PutUint64(dst, x|((x+0x3f3f3f3f3f3f3f3f)&^(x+0x2525252525252525)&hi)>>2)
+		le.LittleEndian.PutUint64(dst[8:], y|((y+0x3f3f3f3f3f3f3f3f)&^(y+0x2525252525252525)&hi)>>2)
+		src, dst = src[16:], dst[16:]
+	}
 	for len(src) >= 8 && len(dst) >= 8 {
 		x := le.LittleEndian.Uint64(src)
 		if x&hi != 0 {
@@ -213,6 +261,25 @@ func (m *matcher) tokensAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		return m.tokensASCII(p, sp, pos)
 	}
 	return m.tokensFrom(p, sp, 0, pos)
+}
+
+// tokensAtCandidate is tokensAt at a place nextCandidate returned: on
+// ASCII input the first token is known to be there.
+func (m *matcher) tokensAtCandidate(p *cpart, sp Spacing, t int) (int, bool) {
+	if !p.asciiToks || m.asciiState != 1 {
+		return m.tokensAt(p, sp, t)
+	}
+	e := t + len(p.toks[0].lower)
+	if len(p.toks) > 1 {
+		var ok bool
+		if e, ok = m.tokensRange(p, 1, len(p.toks), e); !ok {
+			return 0, false
+		}
+	}
+	if !m.boundary(e, sp) {
+		return 0, false
+	}
+	return e, true
 }
 
 // tokensASCII is tokensFrom for ASCII input and a part whose tokens are
