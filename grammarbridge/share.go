@@ -106,6 +106,9 @@ func (b *shareBuilder) buildShare(r *crule) {
 // tree returns the prefix tree of alts, which all share parts
 // [0,depth), or nil when no two consecutive alternatives share part depth.
 func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
+	if !anyShared(alts, depth) {
+		return nil // most lists: nothing to build and throw away
+	}
 	var nodes []shareNode
 	shared := false
 	for i := 0; i < len(alts); {
@@ -175,6 +178,18 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 		return nil
 	}
 	return nodes
+}
+
+// anyShared reports whether tree(alts, depth) builds a tree: whether two
+// consecutive alternatives share part depth or, at depth 0, the first
+// tokens of their first literals.
+func anyShared(alts []*calt, depth int) bool {
+	for i := 0; i+1 < len(alts); i++ {
+		if samePart(alts[i], alts[i+1], depth) || depth == 0 && litShared(alts[i], alts[i+1]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // litShared returns how many leading tokens the first parts of a and b
