@@ -191,8 +191,9 @@ func TestAltsFor(t *testing.T) {
 	}
 }
 
-// TestNextCandidate checks the literal search after a wildcard, with its
-// bigram pre-filter, against a plain search of the lower-cased input.
+// TestNextCandidate checks the literal search after a wildcard against a
+// plain search of the lower-cased input (the byte-pair pre-filter of long
+// searches is checked by TestEngineLongSearch).
 func TestNextCandidate(t *testing.T) {
 	g := mustCompile(t, `<Start> = $(x:wildcard) play -> x;`, Options{})
 	inputs := []string{"Play the song", "replay", "pl", "a PLAY b play", "xyz", "", "p", "ay pla y", "naïve play"}

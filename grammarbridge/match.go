@@ -234,7 +234,6 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 // release returns a matcher to the grammar's pool.
 func (g *Grammar) release(m *matcher) {
 	m.in = ""
-	clear(m.results) // drop references to values handed out
 	clear(m.vals)
 	m.vals = m.vals[:0]
 	m.clearStrCache() // drop references to the input
