@@ -144,18 +144,18 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		}
 	}
 	if !opts.naive {
-		inlinePassThrough(start)
-		inlineWildcardRules(start)
+		inlinePassThrough(start, c.nrules)
+		inlineWildcardRules(start, c.nrules)
 		flattenAlternatives(start, map[*crule]int{})
 	}
 	if !opts.naive {
-		markValueUsed(start)
+		markValueUsed(start, c.nrules)
 	}
-	computeFirst(start)
+	computeFirst(start, c.nrules)
 	if opts.naive {
 		disablePruning(start, map[*crule]bool{})
 	} else {
-		dropRedundantSkips(start)
+		dropRedundantSkips(start, c.nrules)
 	}
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
@@ -636,25 +636,9 @@ func literalPart(tokens []string, sp Spacing) cpart {
 
 // reachable returns start and every rule its alternatives reach, each once,
 // in depth-first order.
-func reachable(start *crule) []*crule {
+func reachable(start *crule, nrules int) []*crule {
 	var rules []*crule
-	seen := map[*crule]bool{}
-	var walk func(r *crule)
-	walk = func(r *crule) {
-		if seen[r] {
-			return
-		}
-		seen[r] = true
-		rules = append(rules, r)
-		for _, a := range r.alts {
-			for i := range a.parts {
-				if p := &a.parts[i]; p.kind == partRules {
-					walk(p.rule)
-				}
-			}
-		}
-	}
-	walk(start)
+	walkRules(start, nrules, func(r *crule) { rules = append(rules, r) })
 	return rules
 }
 
@@ -663,14 +647,13 @@ func reachable(start *crule) []*crule {
 // with what its first part can, and with what the next part can while the
 // parts before can match nothing. A rule or alternative that can match the
 // empty string, or start with a capture or a non-ASCII letter, is firstAny.
-func computeFirst(start *crule) {
-	rules := reachable(start)
-	// anyStart: some match can start with any byte (a capture, a
-	// non-ASCII or all-separator token); nullable: it can match nothing.
-	// Both make firstAny, which is what the matcher tests; a nullable rule
-	// still lets its parent see the first bytes of the parts after it.
-	anyStart := map[*crule]bool{}
-	nullable := map[*crule]bool{}
+func computeFirst(start *crule, nrules int) {
+	rules := reachable(start, nrules)
+	// crule.anyStart: some match can start with any byte (a capture, a
+	// non-ASCII or all-separator token); crule.nullable: it can match
+	// nothing. Both make firstAny, which is what the matcher tests; a
+	// nullable rule still lets its parent see the first bytes of the parts
+	// after it.
 	for changed := true; changed; {
 		changed = false
 		for _, r := range rules {
@@ -700,9 +683,9 @@ func computeFirst(start *crule) {
 					case partWildcard:
 						altAny = true
 					case partRules:
-						altAny = altAny || anyStart[p.rule]
+						altAny = altAny || p.rule.anyStart
 						a.first.union(&p.rule.first)
-						pnull = pnull || nullable[p.rule]
+						pnull = pnull || p.rule.nullable
 					case partPhrase:
 						pnull = true
 					}
@@ -716,10 +699,9 @@ func computeFirst(start *crule) {
 				null = null || altNull
 				first.union(&a.first)
 			}
-			if first != r.first || any != anyStart[r] || null != nullable[r] {
-				r.first, anyStart[r], nullable[r] = first, any, null
+			if first != r.first || any != r.anyStart || null != r.nullable {
+				r.first, r.anyStart, r.nullable = first, any, null
 				r.firstAny = any || null
-				r.anyStart, r.nullable = any, null
 				changed = true
 			}
 		}
@@ -799,20 +781,20 @@ func firstNonSep(tok string) (byte, bool) {
 // taking it empty then give the same parses, and keeping both would only
 // make every later parse twice ((<Polite>)? with <Polite> = (please)?).
 // Which rules qualify is worked out conservatively, by fixed point.
-func dropRedundantSkips(start *crule) {
-	rules := reachable(start)
+func dropRedundantSkips(start *crule, nrules int) {
+	rules := reachable(start, nrules)
 	// emptyUndef[r]: some way for r to match nothing gives the value
 	// undefined and counts nothing.
-	emptyUndef := map[*crule]bool{}
+	emptyUndef := make([]bool, nrules) // by rule id
 	for changed := true; changed; {
 		changed = false
 		for _, r := range rules {
-			if emptyUndef[r] {
+			if emptyUndef[r.id] {
 				continue
 			}
 			for _, a := range r.alts {
 				if altEmptyUndef(a, emptyUndef) {
-					emptyUndef[r] = true
+					emptyUndef[r.id] = true
 					changed = true
 					break
 				}
@@ -822,7 +804,7 @@ func dropRedundantSkips(start *crule) {
 	for _, r := range rules {
 		for _, a := range r.alts {
 			for i := range a.parts {
-				if p := &a.parts[i]; p.kind == partRules && p.optional && emptyUndef[p.rule] {
+				if p := &a.parts[i]; p.kind == partRules && p.optional && emptyUndef[p.rule.id] {
 					p.optional = false
 				}
 			}
@@ -833,7 +815,7 @@ func dropRedundantSkips(start *crule) {
 // altEmptyUndef reports whether a can match nothing with an undefined
 // value: every part can match nothing (skipped, or a rule that can), and
 // the value is none, the skipped variable, or the empty rule's value.
-func altEmptyUndef(a *calt, emptyUndef map[*crule]bool) bool {
+func altEmptyUndef(a *calt, emptyUndef []bool) bool {
 	switch a.implicit {
 	case implicitNone, implicitSlot, implicitChild:
 	default:
@@ -843,7 +825,7 @@ func altEmptyUndef(a *calt, emptyUndef map[*crule]bool) bool {
 		p := &a.parts[i]
 		switch {
 		case p.optional:
-		case p.kind == partRules && emptyUndef[p.rule]:
+		case p.kind == partRules && emptyUndef[p.rule.id]:
 		case p.kind == partPhrase:
 		default:
 			return false
@@ -875,7 +857,7 @@ func disablePruning(r *crule, seen map[*crule]bool) {
 // or group) refer to what it passes through. The value and the ranking
 // counts are the same, and the matcher enters one rule instead of two
 // (<ImageWord> = ('image' | 'photo' | ...)).
-func inlinePassThrough(start *crule) {
+func inlinePassThrough(start *crule, nrules int) {
 	target := func(r *crule) *crule {
 		for i := 0; i < 16; i++ { // a bounded chain: cycles stop here
 			if len(r.alts) != 1 {
@@ -893,23 +875,16 @@ func inlinePassThrough(start *crule) {
 		}
 		return r
 	}
-	seen := map[*crule]bool{}
-	var walk func(r *crule)
-	walk = func(r *crule) {
-		if seen[r] {
-			return
-		}
-		seen[r] = true
+	// walkRules goes on into each part's rule after f has set it.
+	walkRules(start, nrules, func(r *crule) {
 		for _, a := range r.alts {
 			for i := range a.parts {
 				if p := &a.parts[i]; p.kind == partRules {
 					p.rule = target(p.rule)
-					walk(p.rule)
 				}
 			}
 		}
-	}
-	walk(start)
+	})
 }
 
 // flattenAlternatives replaces an alternative that only passes another
@@ -949,8 +924,7 @@ func flattenAlternatives(r *crule, state map[*crule]int) {
 
 // markValueUsed sets cpart.valueUsed, cpart.keywords and cpart.silent on
 // every rule part reachable from start.
-func markValueUsed(start *crule) {
-	seen := map[*crule]bool{}
+func markValueUsed(start *crule, nrules int) {
 	// pureRules[r]: r and every rule it reaches have only literals (no
 	// capture of text or numbers); false while being decided (cycles).
 	pureRules := map[*crule]bool{}
@@ -976,24 +950,17 @@ func markValueUsed(start *crule) {
 		pureRules[r] = true
 		return true
 	}
-	var walk func(r *crule)
-	walk = func(r *crule) {
-		if seen[r] {
-			return
-		}
-		seen[r] = true
+	walkRules(start, nrules, func(r *crule) {
 		for _, a := range r.alts {
 			for i := range a.parts {
 				if p := &a.parts[i]; p.kind == partRules {
 					p.valueUsed = p.slot >= 0 || a.implicit == implicitChild
 					p.keywords = !p.repeat && isKeywords(p.rule)
 					p.silent = !p.valueUsed && !p.keywords && pure(p.rule)
-					walk(p.rule)
 				}
 			}
 		}
-	}
-	walk(start)
+	})
 }
 
 // isKeywords reports whether every alternative of r is a single literal
@@ -1012,14 +979,14 @@ func isKeywords(r *crule) bool {
 // wildcard capture itself: the text, the ranking counts and the rule
 // "no wildcard directly after another" are the same, and the matcher
 // neither enters the rule nor carries its open wildcard out of it.
-func inlineWildcardRules(start *crule) {
-	seen := map[*crule]bool{}
+func inlineWildcardRules(start *crule, nrules int) {
+	seen := make([]bool, nrules) // by rule id
 	var walk func(r *crule)
 	walk = func(r *crule) {
-		if seen[r] {
+		if seen[r.id] {
 			return
 		}
-		seen[r] = true
+		seen[r.id] = true
 		for _, a := range r.alts {
 			for i := range a.parts {
 				p := &a.parts[i]
