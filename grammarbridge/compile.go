@@ -606,6 +606,11 @@ func literalPart(tokens []string, sp Spacing) cpart {
 		}
 		first, _ := utf8.DecodeRuneInString(t)
 		ct.sepFirst = isSep(first)
+		if ct.ascii && ct.sepFirst {
+			if k := strings.IndexFunc(t, func(r rune) bool { return !isSep(r) }); k > 0 {
+				ct.lead = k
+			}
+		}
 		p.toks[i] = ct
 		if i > 0 {
 			var k sepKind

@@ -222,6 +222,10 @@ type ctoken struct {
 	mask     uint64 // the bits of word that hold them
 	ascii    bool   // the token is all ASCII
 	sepFirst bool   // its first character is a separator ('s)
+	// lead, for an ASCII token that starts with separators and has a
+	// character that is not one ('send'), is how many separators it
+	// starts with; 0 otherwise.
+	lead int
 }
 
 // sepKind is the separator rule between two tokens of a literal.

@@ -215,6 +215,22 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		}
 		return m.tokensFrom(p, sp, 0, q)
 	}
+	if t := &p.toks[0]; t.lead > 0 && m.asciiState == 1 {
+		// ASCII input, a token that starts with lead separators ('send'):
+		// its first other character can only be the first one that is
+		// not a separator after pos (every place before it is a
+		// separator), so only one place can match.
+		low := m.lower
+		s := pos
+		for s < len(low) && asciiSep[low[s]] {
+			s++
+		}
+		q := s - t.lead
+		if s == len(low) || q < pos || low[s] != t.lower[t.lead] {
+			return 0, false
+		}
+		return m.tokensAt(p, sp, q)
+	}
 	if t := &p.toks[0]; t.ascii && !t.sepFirst {
 		// The first token starts with a letter or symbol, which no
 		// separator matches: it can only match after all the separators.

@@ -1,0 +1,73 @@
+package grammarbridge
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// leadTokens are literals whose first token starts with separators
+// ('send', the quoted keywords of email.agr and the code grammars).
+var leadTokens = [][]string{
+	{"'send'"}, {"'can", "you'"}, {"'to'"}, {"''a"}, {"-play"}, {"'a'"},
+	{"\"x\""}, {"'s"}, {"'what's", "up'"}, {",.k"}, {"'"}, {"''"},
+}
+
+// checkStringAtLead compares stringAt, which tests one place for a token
+// that starts with separators, with trying every place (stringAtLazy).
+func checkStringAtLead(t *testing.T, g *Grammar, in string, toks [][]string) {
+	t.Helper()
+	m := g.newMatcher(in, false)
+	defer g.release(m)
+	for _, tk := range toks {
+		for _, sp := range []Spacing{SpacingAuto, SpacingRequired, SpacingOptional, SpacingNone} {
+			p := literalPart(tk, sp)
+			for pos := 0; pos <= len(in); pos++ {
+				e1, ok1 := m.stringAt(&p, sp, pos)
+				e2, ok2 := m.stringAtLazy(&p, sp, pos)
+				if ok1 != ok2 || ok1 && e1 != e2 {
+					t.Errorf("%q %q %v at %d: stringAt %d %v, lazy %d %v", in, tk, sp, pos, e1, ok1, e2, ok2)
+				}
+			}
+		}
+	}
+}
+
+// TestEngineStringAtLead checks the one-place test of literals that start
+// with separators on chosen and random inputs.
+func TestEngineStringAtLead(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	inputs := []string{
+		"'send' 'to' Bob", "  'SEND'", "''send'", " ,'send'", "'sendx'", "send'",
+		"'can' 'you'", "'can you'", "'Can  You' x", "'''a", "''a", "-play", "--play",
+		"'what's up'", "x 'to'", "'", "''", " ' ", "", "  \u00a0'send'", "é'send'",
+	}
+	for _, in := range inputs {
+		checkStringAtLead(t, g, in, leadTokens)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "'' ,.-\"sendtoyucaSNKk"
+	for range 400 {
+		b := make([]byte, r.IntN(14))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		checkStringAtLead(t, g, string(b), leadTokens)
+	}
+}
+
+// FuzzEngineStringAtLead is TestEngineStringAtLead on any input.
+func FuzzEngineStringAtLead(f *testing.F) {
+	for _, s := range []string{"'send' 'to' Bob", "''a", " ,'send'", "'Can  You' x", "--play"} {
+		f.Add(s)
+	}
+	g, err := CompileString("t.agr", `<Start> = x -> 1;`, Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if len(in) > 64 {
+			return
+		}
+		checkStringAtLead(t, g, in, leadTokens)
+	})
+}
