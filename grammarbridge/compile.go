@@ -632,7 +632,7 @@ func literalPart(tokens []string, sp Spacing) cpart {
 	}
 	p.asciiToks = true
 	for i, t := range p.toks {
-		if !t.ascii || i > 0 && t.sepFirst {
+		if !t.ascii || i > 0 && t.sepFirst && t.lead == 0 {
 			p.asciiToks = false
 		}
 	}

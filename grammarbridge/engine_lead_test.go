@@ -10,10 +10,13 @@ import (
 var leadTokens = [][]string{
 	{"'send'"}, {"'can", "you'"}, {"'to'"}, {"''a"}, {"-play"}, {"'a'"},
 	{"\"x\""}, {"'s"}, {"'what's", "up'"}, {",.k"}, {"'"}, {"''"},
+	{"'send'", "'an'", "'email'"}, {"x", "'y'"}, {"'a'", "''b"}, {"a", "'"}, {"to", "-do"}, {"'can", "'you'"},
 }
 
 // checkStringAtLead compares stringAt, which tests one place for a token
-// that starts with separators, with trying every place (stringAtLazy).
+// that starts with separators, with trying every place (stringAtLazy), and
+// tokensAt (tokensASCII) with tokensFrom, which backtracks over the
+// separators before such tokens.
 func checkStringAtLead(t *testing.T, g *Grammar, in string, toks [][]string) {
 	t.Helper()
 	m := g.newMatcher(in, false)
@@ -26,6 +29,20 @@ func checkStringAtLead(t *testing.T, g *Grammar, in string, toks [][]string) {
 				e2, ok2 := m.stringAtLazy(&p, sp, pos)
 				if ok1 != ok2 || ok1 && e1 != e2 {
 					t.Errorf("%q %q %v at %d: stringAt %d %v, lazy %d %v", in, tk, sp, pos, e1, ok1, e2, ok2)
+				}
+				e1, ok1 = m.tokensAt(&p, sp, pos)
+				e2, ok2 = m.tokensFrom(&p, sp, 0, pos)
+				if ok1 != ok2 || ok1 && e1 != e2 {
+					t.Errorf("%q %q %v at %d: tokensAt %d %v, tokensFrom %d %v", in, tk, sp, pos, e1, ok1, e2, ok2)
+				}
+				if p.asciiToks && m.isASCII() {
+					// tokensRange, as literal nodes and searches after a
+					// wildcard use it, then the boundary.
+					e3, ok3 := m.tokensRange(&p, 0, len(p.toks), pos)
+					ok3 = ok3 && m.boundary(e3, sp)
+					if ok3 != ok2 || ok3 && e3 != e2 {
+						t.Errorf("%q %q %v at %d: tokensRange %d %v, tokensFrom %d %v", in, tk, sp, pos, e3, ok3, e2, ok2)
+					}
 				}
 			}
 		}
@@ -40,12 +57,14 @@ func TestEngineStringAtLead(t *testing.T) {
 		"'send' 'to' Bob", "  'SEND'", "''send'", " ,'send'", "'sendx'", "send'",
 		"'can' 'you'", "'can you'", "'Can  You' x", "'''a", "''a", "-play", "--play",
 		"'what's up'", "x 'to'", "'", "''", " ' ", "", "  \u00a0'send'", "é'send'",
+		"'send' 'an' 'email'", "'send''an'  ,'email'x", "x'y'", "x 'y'", "x''y'", "'a'''b", "'a' ''b", "a'", "a '",
+		"to-do", "to -do", "to--do", "'can 'you'", "'can'you'",
 	}
 	for _, in := range inputs {
 		checkStringAtLead(t, g, in, leadTokens)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	const alphabet = "'' ,.-\"sendtoyucaSNKk"
+	const alphabet = "''' ,.-\"sendtoyucabxSNKk"
 	for range 400 {
 		b := make([]byte, r.IntN(14))
 		for i := range b {

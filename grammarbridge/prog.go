@@ -207,7 +207,7 @@ type cpart struct {
 
 	toks []ctoken // literal tokens
 	// asciiToks: every token is ASCII and none but the first starts with
-	// a separator (see matcher.tokensASCII).
+	// a separator unless it has lead (see matcher.tokensASCII).
 	asciiToks bool
 	seps      []sepKind // seps[i] is between toks[i] and toks[i+1]
 	text      string    // tokens joined by single spaces, as written

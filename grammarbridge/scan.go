@@ -299,9 +299,10 @@ func (m *matcher) tokensAtCandidate(p *cpart, sp Spacing, t int) (int, bool) {
 }
 
 // tokensASCII is tokensFrom for ASCII input and a part whose tokens are
-// ASCII and, but the first, do not start with a separator: each token
-// after the first can only match after all the separators that follow the
-// one before, so no backtracking is needed.
+// ASCII and, but the first, do not start with a separator or have lead:
+// each token after the first can only match after all the separators that
+// follow the one before, or lead bytes before their end, so no
+// backtracking is needed.
 func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 	low := m.lower
 	last := len(p.toks) - 1
@@ -325,10 +326,13 @@ func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 		for s < len(low) && asciiSep[low[s]] {
 			s++
 		}
-		if k == sepRequired && s == e {
+		// A token that starts with lead separators can only start lead
+		// bytes before s (see stringAt).
+		q := s - p.toks[i+1].lead
+		if q < e || k == sepRequired && q == e {
 			return 0, false
 		}
-		pos = s
+		pos = q
 	}
 	return 0, false
 }
@@ -346,10 +350,11 @@ func (m *matcher) tokensRange(p *cpart, from, to, pos int) (int, bool) {
 				for s < len(low) && asciiSep[low[s]] {
 					s++
 				}
-				if k == sepRequired && s == pos {
+				q := s - p.toks[i].lead // see tokensASCII
+				if q < pos || k == sepRequired && q == pos {
 					return 0, false
 				}
-				pos = s
+				pos = q
 			}
 		}
 		e, ok := m.tokenWord(&p.toks[i], pos)

@@ -195,13 +195,13 @@ func anyShared(alts []*calt, depth int) bool {
 // litShared returns how many leading tokens the first parts of a and b
 // have in common, when both are literals the matcher can test token by
 // token on the lower-cased input (asciiToks, a first token that does not
-// start with a separator) with the same spacing.
+// start with a separator or has lead) with the same spacing.
 func litShared(a, b *calt) int {
 	if len(a.parts) == 0 || len(b.parts) == 0 || a.spacing != b.spacing {
 		return 0
 	}
 	p, q := &a.parts[0], &b.parts[0]
-	if p.kind != partString || q.kind != partString || !p.asciiToks || !q.asciiToks || p.toks[0].sepFirst {
+	if p.kind != partString || q.kind != partString || !p.asciiToks || !q.asciiToks || p.toks[0].sepFirst && p.toks[0].lead == 0 {
 		return 0
 	}
 	n := 0
@@ -481,6 +481,23 @@ func (a *calt) literalAt(i int) *cpart {
 	return nil
 }
 
+// litStart returns the one place at or after pos (skipping separators)
+// where the first token t of a literal node can match on the lower-cased
+// input, and false when its first byte that is not a separator is not
+// there (see stringAt).
+func (m *matcher) litStart(t *ctoken, pos int) (int, bool) {
+	low := m.lower
+	s := pos
+	for s < len(low) && asciiSep[low[s]] {
+		s++
+	}
+	if s == len(low) || low[s] != t.lower[t.lead] {
+		return 0, false
+	}
+	q := s - t.lead
+	return q, q >= pos
+}
+
 // tryLiteral explores the alternatives under the literal node nd (at
 // depth 0, no wildcard open): the shared tokens are matched once from pos.
 func (m *matcher) tryLiteral(nd *shareNode, pos, slot int, c int32, n int) {
@@ -503,12 +520,8 @@ func (m *matcher) tryLiteral(nd *shareNode, pos, slot int, c int32, n int) {
 		}
 		return
 	}
-	low := m.lower
-	q := pos
-	for q < len(low) && asciiSep[low[q]] {
-		q++
-	}
-	if q == len(low) || low[q] != p.toks[0].lower[0] {
+	q, ok := m.litStart(&p.toks[0], pos)
+	if !ok {
 		return
 	}
 	e, ok := m.tokensRange(p, 0, nd.litTo, q)
@@ -549,12 +562,8 @@ func (m *matcher) keywordTree(nodes []shareNode, c int32, a *calt, i int, p *cpa
 	for k := range nodes {
 		nd := &nodes[k]
 		if nd.litTo > 0 {
-			low := m.lower
-			q := pos
-			for q < len(low) && asciiSep[low[q]] {
-				q++
-			}
-			if q == len(low) || low[q] != nd.lit.toks[0].lower[0] {
+			q, ok := m.litStart(&nd.lit.toks[0], pos)
+			if !ok {
 				continue
 			}
 			if e, ok := m.tokensRange(nd.lit, 0, nd.litTo, q); ok {
