@@ -2,6 +2,7 @@ package grammarbridge
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +90,33 @@ func FuzzEngineStringAtLead(f *testing.F) {
 		}
 		checkStringAtLead(t, g, in, leadTokens)
 	})
+}
+
+// TestEngineNextCandidateLead checks the search for tokens that start with
+// separators (the rest of the token first) against a plain search.
+func TestEngineNextCandidateLead(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	inputs := []string{
+		"'send' 'to' Bob 'to' x", "to' 'to'", "''to'", "'TO' 'tO'", "x'to'y", "'t'o'", "",
+		"'send' 'an' 'email' to Zoe's friend 'to' the 'to' of " + strings.Repeat("'to ", 20) + "'to'",
+	}
+	for _, in := range inputs {
+		m := g.newMatcher(in, false)
+		for _, tk := range []string{"'to'", "''to'", "'t", ",.k", "'send'", "-x"} {
+			p := literalPart([]string{tk}, SpacingAuto)
+			if p.toks[0].lead == 0 {
+				t.Fatalf("%q: no lead", tk)
+			}
+			for from := 0; from <= len(in); from++ {
+				want := -1
+				if j := strings.Index(strings.ToLower(in[from:]), tk); j >= 0 {
+					want = from + j
+				}
+				if got := m.nextCandidate(&p, from); got != want {
+					t.Errorf("%q: token %q from %d: got %d, want %d", in, tk, from, got, want)
+				}
+			}
+		}
+		g.release(m)
+	}
 }

@@ -77,6 +77,22 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 			return -1
 		}
 	}
+	if k := tok.lead; k > 0 {
+		// Search for the rest of the token ('send': send'), rarer than
+		// the separators it starts with, then test those.
+		rest, head := tok.lowerB[k:], tok.lower[:k]
+		for q := from + k; q < len(m.lower); {
+			j := bytes.Index(m.lower[q:], rest)
+			if j < 0 {
+				return -1
+			}
+			if t := q + j - k; string(m.lower[t:q+j]) == head {
+				return t
+			}
+			q += j + 1
+		}
+		return -1
+	}
 	j := bytes.Index(m.lower[from:], tok.lowerB)
 	if j < 0 {
 		return -1
