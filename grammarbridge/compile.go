@@ -611,6 +611,12 @@ func literalPart(tokens []string, sp Spacing) cpart {
 				ct.lead = k
 			}
 		}
+		if ct.ascii {
+			ct.rest = ct.lowerB[ct.lead:]
+			if len(ct.rest) >= 2 {
+				ct.pair, ct.hasPair = uint16(pairHash(ct.rest[0], ct.rest[1])), true
+			}
+		}
 		p.toks[i] = ct
 		if i > 0 {
 			var k sepKind

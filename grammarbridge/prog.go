@@ -226,6 +226,12 @@ type ctoken struct {
 	// character that is not one ('send'), is how many separators it
 	// starts with; 0 otherwise.
 	lead int
+	// rest is lowerB past the lead separators (all of it when lead is
+	// 0): what a search after a wildcard looks for. pair is the pairHash
+	// of its first two bytes, when it has two (hasPair).
+	rest    []byte
+	pair    uint16
+	hasPair bool
 }
 
 // sepKind is the separator rule between two tokens of a literal.

@@ -66,27 +66,26 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 		}
 		return from
 	}
-	if len(m.lower)-from > pairsAfter && len(tok.lower) >= 2 {
-		// A long search: first test that the token's first two bytes are
-		// somewhere in the input (the set is built on the first such
-		// search).
+	if len(m.lower)-from > pairsAfter && tok.hasPair {
+		// A long search: first test that the first two bytes of the
+		// token's rest are somewhere in the input (the set is built on
+		// the first such search).
 		if !m.pairsDone {
 			m.fillPairs()
 		}
-		if h := pairHash(tok.lower[0], tok.lower[1]); m.pairs[h>>6]&(1<<(h&63)) == 0 {
+		if h := tok.pair; m.pairs[h>>6]&(1<<(h&63)) == 0 {
 			return -1
 		}
 	}
 	if k := tok.lead; k > 0 {
 		// Search for the rest of the token ('send': send'), rarer than
 		// the separators it starts with, then test those.
-		rest, head := tok.lowerB[k:], tok.lower[:k]
 		for q := from + k; q < len(m.lower); {
-			j := bytes.Index(m.lower[q:], rest)
+			j := bytes.Index(m.lower[q:], tok.rest)
 			if j < 0 {
 				return -1
 			}
-			if t := q + j - k; string(m.lower[t:q+j]) == head {
+			if t := q + j - k; string(m.lower[t:q+j]) == tok.lower[:k] {
 				return t
 			}
 			q += j + 1
