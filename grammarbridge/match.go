@@ -143,23 +143,24 @@ type matcher struct {
 	lowerPad    []byte            // lower and 8 more bytes (of no meaning)
 	pairsDone   bool              // pairs is filled for this input
 	pairs       [pairWords]uint64 // hashed set of lower's byte pairs (pairHash), for long searches
-	failed      map[failKey]struct{}
-	succ        int         // successes so far: results recorded and outcomes collected
-	busyHits    int         // rules found busy (left recursion): failures then are not final
-	serial      int32       // last continuation serial
-	entries     []memoEntry // reused across inputs
-	nent        int         // entries in use
-	segs        []event     // trail segments of pending outcomes
-	conts       []cont      // continuation arena, used LIFO
-	shareOuts   []shareOut  // ways shared prefixes matched (share.go), used LIFO
-	shareSegs   []event     // their trail segments
-	shareCols   []shareCol  // collections of ways under way, LIFO
-	shareActive int         // tryAlts calls exploring a prefix tree
-	silent      int         // > 0 inside a silent rule part: no events are pushed
-	ctop        int         // conts in use
-	frames      []frame     // scratch for build
-	slotBuf     []nval      // scratch for build
-	nodes       []node      // the value arena (lazy.go)
+	failTab     []failSlot        // set of failed states (memo.go), by generation
+	nfail       int               // its entries of this input
+	succ        int               // successes so far: results recorded and outcomes collected
+	busyHits    int               // rules found busy (left recursion): failures then are not final
+	serial      int32             // last continuation serial
+	entries     []memoEntry       // reused across inputs
+	nent        int               // entries in use
+	segs        []event           // trail segments of pending outcomes
+	conts       []cont            // continuation arena, used LIFO
+	shareOuts   []shareOut        // ways shared prefixes matched (share.go), used LIFO
+	shareSegs   []event           // their trail segments
+	shareCols   []shareCol        // collections of ways under way, LIFO
+	shareActive int               // tryAlts calls exploring a prefix tree
+	silent      int               // > 0 inside a silent rule part: no events are pushed
+	ctop        int               // conts in use
+	frames      []frame           // scratch for build
+	slotBuf     []nval            // scratch for build
+	nodes       []node            // the value arena (lazy.go)
 	kids        []kid
 	vals        []any
 	strCache    *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
@@ -213,11 +214,12 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	} else if len(m.memo) > 0 {
 		clear(m.memo)
 	}
-	if len(m.failed) > 64 {
-		m.failed = nil
-	} else if len(m.failed) > 0 {
-		clear(m.failed)
+	// Failed states of earlier inputs have an older generation; a big
+	// table is dropped.
+	if len(m.failTab) > maxFailKeep || m.gen == 1 {
+		m.failTab = nil
 	}
+	m.nfail = 0
 	m.succ, m.busyHits, m.serial = 0, 0, 0
 	if len(m.index) > 64 {
 		m.index = nil

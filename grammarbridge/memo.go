@@ -84,17 +84,78 @@ func (m *matcher) stepMemo(c int32, a *calt, i int, pos int, w wild) {
 		serial = m.conts[c].serial
 	}
 	key := failKey{serial, a.id, int32(i), int32(pos), int32(w.start)}
-	if _, failed := m.failed[key]; failed {
+	h := key.hash()
+	if m.hasFailed(key, h) {
 		return
 	}
 	succ, busy := m.succ, m.busyHits
 	m.step(c, a, i, pos, w)
 	if m.succ == succ && m.busyHits == busy && m.err == nil {
-		if m.failed == nil {
-			m.failed = map[failKey]struct{}{}
-		}
-		m.failed[key] = struct{}{}
+		m.addFailed(key, h)
 	}
+}
+
+// failSlot is a slot of the matcher's set of failed states: open
+// addressing with linear probing; a slot whose gen is not the input's
+// generation is empty, so the set needs no clearing between inputs.
+type failSlot struct {
+	key failKey
+	gen uint32
+}
+
+// maxFailKeep is the size above which the failed-state table is not kept
+// for the next input.
+const maxFailKeep = 1 << 12
+
+// hash mixes the fields of a failed state.
+func (k failKey) hash() uint {
+	x := (uint64(uint32(k.serial)) | uint64(uint32(k.alt))<<32) * 0x9e3779b97f4a7c15
+	x ^= uint64(uint32(k.part)) | uint64(uint32(k.pos))<<32
+	x *= 0xc2b2ae3d27d4eb4f
+	x ^= uint64(uint32(k.wstart))
+	x ^= x >> 29
+	x *= 0x94d049bb133111eb
+	return uint(x ^ x>>32)
+}
+
+// hasFailed reports whether state k (hash h) is in the failed set.
+func (m *matcher) hasFailed(k failKey, h uint) bool {
+	tab := m.failTab
+	if len(tab) == 0 {
+		return false
+	}
+	mask := uint(len(tab) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := &tab[i]
+		if s.gen != m.gen {
+			return false
+		}
+		if s.key == k {
+			return true
+		}
+	}
+}
+
+// addFailed adds state k (hash h, not in the set) to the failed set,
+// growing the table to keep it at most half full.
+func (m *matcher) addFailed(k failKey, h uint) {
+	if (m.nfail+1)*2 > len(m.failTab) {
+		old := m.failTab
+		m.failTab = make([]failSlot, max(64, 2*len(old)))
+		m.nfail = 0
+		for j := range old {
+			if s := &old[j]; s.gen == m.gen {
+				m.addFailed(s.key, s.key.hash())
+			}
+		}
+	}
+	mask := uint(len(m.failTab) - 1)
+	i := h & mask
+	for m.failTab[i].gen == m.gen {
+		i = (i + 1) & mask
+	}
+	m.failTab[i] = failSlot{key: k, gen: m.gen}
+	m.nfail++
 }
 
 func (m *matcher) nextSerial() int32 {
