@@ -171,12 +171,54 @@ const (
 	nilNode   int32 = -1 // litNode(0)
 )
 
-// nval is a value in the arena with the stats of what built it and its
-// hash (equal to hashValue of the plain value it stands for).
+// nval is a value in the arena with the stats of what built it, its
+// hash (equal to hashValue of the plain value it stands for) and the
+// objects, properties and array elements it holds (packed counts).
 type nval struct {
 	n  int32
+	c  counts
 	st stats
 	h  uint64
+}
+
+// counts packs the number of objects, properties and array elements of an
+// arena value, so that making it a plain value needs no pass to count
+// them: objects in bits 0-9, properties in 11-20, elements in 22-30, each
+// followed by a guard bit. A count that reaches its guard makes the whole
+// counts overflowed (all ones), and the value is then counted by walking
+// it.
+type counts uint32
+
+const (
+	countObj      counts = 1
+	countProp     counts = 1 << 11
+	countElem     counts = 1 << 22
+	countGuards   counts = 1<<10 | 1<<21 | 1<<31
+	countOverflow counts = 1<<32 - 1
+)
+
+// plus returns c and d added, or countOverflow.
+func (c counts) plus(d counts) counts {
+	s := c + d
+	if (s|c|d)&countGuards != 0 {
+		return countOverflow
+	}
+	return s
+}
+
+// objProps returns the counts of one object with k properties, or of an
+// array of k elements, not counting what they hold.
+func objProps(k int, isObj bool) counts {
+	if isObj {
+		if k >= 1<<10 {
+			return countOverflow
+		}
+		return countObj + counts(k)*countProp
+	}
+	if k >= 1<<9 {
+		return countOverflow
+	}
+	return counts(k) * countElem
 }
 
 var (
@@ -237,6 +279,7 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 		start := len(m.kids)
 		m.kids = append(m.kids, make([]kid, len(x.kids))...)
 		sum, n := uint64(0), 0
+		var c counts
 		for i, k := range x.kids {
 			v := m.evalNode(k, slots, st)
 			if v.n == undefNode { // JSON.stringify drops undefined properties
@@ -245,13 +288,15 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 			key := x.keys[i]
 			m.kids[start+n] = kid{key: key, n: v.n}
 			sum += mix64(m.g.vt.keyHash[key]*31 ^ v.h)
+			c = c.plus(v.c)
 			n++
 		}
-		return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), h: mix64(objectSeed + sum)}
+		return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), h: mix64(objectSeed + sum)}
 	case vkArr:
 		start := len(m.kids)
 		m.kids = append(m.kids, make([]kid, len(x.kids))...)
 		h := uint64(arraySeed)
+		var c counts
 		for i, k := range x.kids {
 			v := m.evalNode(k, slots, st)
 			if v.n == undefNode { // and writes undefined elements as null
@@ -259,8 +304,9 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 			}
 			m.kids[start+i] = kid{n: v.n}
 			h = (h ^ v.h) * hashPrime
+			c = c.plus(v.c)
 		}
-		return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(x.kids))}), h: mix64(h)}
+		return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(x.kids))}), c: c.plus(objProps(len(x.kids), false)), h: mix64(h)}
 	}
 	return undefNval
 }
@@ -283,6 +329,18 @@ type materializer struct {
 	objs               []Object
 	props              []Prop
 	elems              []any
+}
+
+// add adds the objects, properties and elements of arena value v, known
+// from its counts unless they overflowed.
+func (mt *materializer) add(m *matcher, v nval) {
+	if v.c == countOverflow {
+		mt.count(m, v.n)
+		return
+	}
+	mt.nobj += int(v.c & (countProp - 1))
+	mt.nprop += int(v.c>>11) & (1<<10 - 1)
+	mt.nelem += int(v.c >> 22)
 }
 
 // count adds the objects, properties and elements of arena value n.

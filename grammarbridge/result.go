@@ -78,7 +78,8 @@ func (m *matcher) expectRule(pos int, r *crule) {
 
 // result is one distinct value and its best rank.
 type result struct {
-	n     int32 // the value in the arena
+	n     int32  // the value in the arena
+	c     counts // what it holds
 	st    stats
 	order int
 	hash  uint64 // of the value
@@ -98,9 +99,9 @@ func (m *matcher) record() {
 	mark := len(m.nodes)
 	kmark, vmark := len(m.kids), len(m.vals)
 	out := m.build(m.tbuf[:m.tn])
-	n, st, h := out.n, out.st, out.h
+	n, c, st, h := out.n, out.c, out.st, out.h
 	if n == undefNode {
-		n, h = nilNode, hashNil
+		n, c, h = nilNode, 0, hashNil
 	}
 	if i := m.findResult(n, h); i >= 0 {
 		if better(st, m.results[i].st) {
@@ -113,7 +114,7 @@ func (m *matcher) record() {
 		m.vals = m.vals[:vmark]
 		return
 	}
-	r := result{n: n, st: st, order: m.work, next: -1, hash: h}
+	r := result{n: n, c: c, st: st, order: m.work, next: -1, hash: h}
 	if m.index != nil {
 		if i, ok := m.index[h]; ok {
 			r.next = i // chain the collision
@@ -189,7 +190,7 @@ func (m *matcher) ranked() []Match {
 	// objects, one of properties and one of array elements.
 	var mt materializer
 	for i := range rs {
-		mt.count(m, rs[i].n)
+		mt.add(m, nval{n: rs[i].n, c: rs[i].c})
 	}
 	mt.alloc()
 	out := make([]Match, len(rs))
