@@ -281,7 +281,16 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 		sum, n := uint64(0), 0
 		var c counts
 		for i, k := range x.kids {
-			v := m.evalNode(k, slots, st)
+			var v nval // a variable or a literal without a call
+			switch k.kind {
+			case vkVar:
+				v = slots[k.slot]
+				*st = st.add(v.st)
+			case vkLit:
+				v = nval{n: litNode(k.lit), h: m.g.vt.litHash[k.lit]}
+			default:
+				v = m.evalNode(k, slots, st)
+			}
 			if v.n == undefNode { // JSON.stringify drops undefined properties
 				continue
 			}
@@ -298,7 +307,16 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 		h := uint64(arraySeed)
 		var c counts
 		for i, k := range x.kids {
-			v := m.evalNode(k, slots, st)
+			var v nval // a variable or a literal without a call
+			switch k.kind {
+			case vkVar:
+				v = slots[k.slot]
+				*st = st.add(v.st)
+			case vkLit:
+				v = nval{n: litNode(k.lit), h: m.g.vt.litHash[k.lit]}
+			default:
+				v = m.evalNode(k, slots, st)
+			}
 			if v.n == undefNode { // and writes undefined elements as null
 				v.n, v.h = nilNode, hashNil
 			}
@@ -393,7 +411,13 @@ func (mt *materializer) value(m *matcher, n int32) any {
 		obj.Props = mt.props[:k:k]
 		mt.props = mt.props[k:]
 		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
-			obj.Props[i] = Prop{m.g.vt.keys[kd.key], mt.value(m, kd.n)}
+			var v any
+			if kd.n < 0 { // a literal, without a call
+				v = m.g.vt.lits[-kd.n-1]
+			} else {
+				v = mt.value(m, kd.n)
+			}
+			obj.Props[i] = Prop{m.g.vt.keys[kd.key], v}
 		}
 		return obj
 	case nArr:

@@ -225,8 +225,8 @@ func (s stats) key() uint64 {
 type frame struct {
 	alt        int32 // the alternative's id
 	parentSlot int32 // where the value goes in the parent frame (-1: nowhere)
-	slots      int32 // its variables: m.slotBuf[slots:slots+alt.nslots]
-	last       nval  // value of the last rule or group matched in it
+	slots      int32 // its variables: m.slotBuf[slots:slots+nslots]
+	nslots     int32 // then the value of the last rule or group matched in it
 }
 
 // build replays a trail (of a whole parse, or of one rule) and returns
@@ -241,17 +241,24 @@ func (m *matcher) build(trail []event) nval {
 		parentSlot := ev.slot
 		switch ev.kind {
 		case evBegin:
-			n := m.g.alts[ev.alt].nslots
+			a := m.g.alts[ev.alt]
+			n := a.nslots
 			if n == 0 && i+1 < len(trail) && trail[i+1].kind == evEnd {
 				// An alternative with nothing inside (a keyword, most
 				// often): its value needs no frame.
-				v = m.frameValue(frame{alt: ev.alt, last: undefNval}, nil)
+				v = m.frameValue(a, nil, undefNval)
 				i++
 				break
 			}
-			stack = append(stack, frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(len(slots)), last: undefNval})
-			for range n {
-				slots = append(slots, undefNval)
+			base := len(slots)
+			stack = append(stack, frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(base), nslots: int32(n)})
+			// Its variables and its last value, all undefined.
+			if base+n+1 > cap(slots) {
+				slots = append(slots[:cap(slots)], make([]nval, base+n+1-cap(slots))...)
+			}
+			slots = slots[:base+n+1]
+			for j := base; j < len(slots); j++ {
+				slots[j] = undefNval
 			}
 			continue
 		case evWild:
@@ -261,18 +268,19 @@ func (m *matcher) build(trail []event) nval {
 			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
 			continue
 		case evEnd:
-			f := stack[len(stack)-1]
-			v = m.frameValue(f, slots)
-			stack = stack[:len(stack)-1]
+			f := &stack[len(stack)-1]
+			end := f.slots + f.nslots
+			v = m.frameValue(m.g.alts[f.alt], slots[f.slots:end], slots[end])
 			slots = slots[:f.slots]
 			parentSlot = f.parentSlot
+			stack = stack[:len(stack)-1]
 		}
 		if len(stack) == 0 {
 			out = v
 			continue
 		}
 		parent := &stack[len(stack)-1]
-		parent.last = v
+		slots[parent.slots+parent.nslots] = v // its last value
 		if parentSlot >= 0 {
 			slots[parent.slots+parentSlot] = v
 		}
@@ -281,10 +289,9 @@ func (m *matcher) build(trail []event) nval {
 	return out
 }
 
-// frameValue computes a completed alternative's value.
-func (m *matcher) frameValue(f frame, slots []nval) nval {
-	a := m.g.alts[f.alt]
-	fs := slots[f.slots : int(f.slots)+a.nslots]
+// frameValue computes the value of alternative a, completed with
+// variables fs; last is the value of the last rule or group matched in it.
+func (m *matcher) frameValue(a *calt, fs []nval, last nval) nval {
 	switch a.implicit {
 	case implicitExplicit:
 		if a.vx != nil {
@@ -307,7 +314,7 @@ func (m *matcher) frameValue(f frame, slots []nval) nval {
 		// TypeAgent records a rule's default text as a matched value.
 		return nval{n: litNode(a.textLit), st: stats{1, 0}, h: a.textHash}
 	case implicitChild:
-		return f.last
+		return last
 	}
 	return undefNval
 }
