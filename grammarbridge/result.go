@@ -125,10 +125,10 @@ func (m *matcher) record() {
 }
 
 // findResult returns the index of the result equal to arena value n
-// (whose hash is h), or -1. Up to 8 results are compared one by one;
-// from then on an index by hash finds them.
+// (whose hash is h), or -1. Up to linearResults results are compared one
+// by one; from then on an index by hash finds them.
 func (m *matcher) findResult(n int32, h uint64) int {
-	if len(m.results) < 8 {
+	if len(m.results) < linearResults {
 		for i := range m.results {
 			if m.results[i].hash == h && m.eqNN(n, m.results[i].n) {
 				return i
@@ -157,6 +157,12 @@ func (m *matcher) findResult(n int32, h uint64) int {
 	}
 	return -1
 }
+
+// linearResults is the number of results below which findResult scans
+// them: comparing 32 hashes costs less than a map's hashing, and the maps
+// of the few inputs with more results than that cost their filling and
+// clearing on every input.
+const linearResults = 32
 
 // better reports whether a ranks strictly before b.
 func better(a, b stats) bool {
