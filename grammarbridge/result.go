@@ -238,9 +238,11 @@ type frame struct {
 // build replays a trail (of a whole parse, or of one rule) and returns
 // its value, in the arena.
 func (m *matcher) build(trail []event) nval {
-	stack := m.frames[:0]
-	slots := m.slotBuf[:0]
-	var out nval
+	// A root frame receives the value of the frames at the top: its last
+	// value, slots[0], is the result (kept there, not in a variable, which
+	// would hold five more registers through the loop).
+	stack := append(m.frames[:0], frame{parentSlot: -1})
+	slots := append(m.slotBuf[:0], undefNval)
 	for i := 0; i < len(trail); i++ {
 		ev := &trail[i]
 		var v nval // the value of a frame that ends here
@@ -276,13 +278,17 @@ func (m *matcher) build(trail []event) nval {
 		case evEnd:
 			f := &stack[len(stack)-1]
 			end := f.slots + f.nslots
-			v = m.frameValue(m.g.alts[f.alt], slots[f.slots:end], slots[end])
+			if x := m.g.alts[f.alt].vx; x != nil && x.kind == vkVar {
+				v = slots[f.slots+x.slot] // "-> x": no call
+			} else {
+				v = m.frameValue(m.g.alts[f.alt], slots[f.slots:end], slots[end])
+			}
 			slots = slots[:f.slots]
 			parentSlot = f.parentSlot
 			stack = stack[:len(stack)-1]
 		}
-		if len(stack) == 0 {
-			out = v
+		if len(stack) == 1 {
+			slots[0] = v
 			continue
 		}
 		parent := &stack[len(stack)-1]
@@ -291,6 +297,7 @@ func (m *matcher) build(trail []event) nval {
 			slots[parent.slots+parentSlot] = v
 		}
 	}
+	out := slots[0]
 	m.frames, m.slotBuf = stack[:0], slots[:0]
 	return out
 }
