@@ -556,14 +556,14 @@ func (m *matcher) strVal(a, b int32) nval {
 	n := m.newNode(node{kind: nStr, a: a, b: b})
 	if b-a <= 16 {
 		s := m.in[a:b]
-		return nval{n: n, st: stats{1, m.utf16Len(s)}, h: hashString(s)}
+		return nval{n: n, st: stats{1, int32(m.utf16Len(s))}, h: hashString(s)}
 	}
 	e := m.strAt(a, b)
 	if e.h == 0 {
 		s := m.in[a:b]
 		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
 	}
-	return nval{n: n, st: stats{1, int(e.u16)}, h: e.h}
+	return nval{n: n, st: stats{1, e.u16}, h: e.h}
 }
 
 // utf16Len is utf16Len(s) for a text of the input, which needs no look

@@ -30,7 +30,7 @@ func plainBuild(m *matcher, trail []event) slotVal {
 			stack = append(stack, f)
 		case evWild:
 			s := m.in[ev.a:ev.b]
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: stats{1, utf16Len(s)}, h: hashValue(s)}
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: stats{1, int32(utf16Len(s))}, h: hashValue(s)}
 		case evNum:
 			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: stats{1, 0}, h: hashValue(ev.num)}
 		case evEnd:

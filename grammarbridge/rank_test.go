@@ -10,7 +10,7 @@ import (
 func TestStatsKey(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pick := func() stats {
-		return stats{values: r.IntN(6), wildChars: []int{0, 0, 1, 7, 30, 1 << 20}[r.IntN(6)]}
+		return stats{values: int32(r.IntN(6)), wildChars: []int32{0, 0, 1, 7, 30, 1 << 20}[r.IntN(6)]}
 	}
 	for range 20000 {
 		a, b := pick(), pick()

@@ -202,7 +202,7 @@ func (m *matcher) ranked() []Match {
 	out := make([]Match, len(rs))
 	for i, k := range keys {
 		r := &rs[k.i]
-		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: r.st.values, WildcardChars: r.st.wildChars}
+		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values), WildcardChars: int(r.st.wildChars)}
 	}
 	return out
 }

@@ -20,8 +20,8 @@ var Undefined = undefinedValue{}
 // values (wildcards and numbers) it contains, and how many characters of
 // wildcard text.
 type stats struct {
-	values    int
-	wildChars int
+	values    int32
+	wildChars int32
 }
 
 func (s stats) add(t stats) stats { return stats{s.values + t.values, s.wildChars + t.wildChars} }
