@@ -412,8 +412,10 @@ func (mt *materializer) value(m *matcher, n int32) any {
 		mt.props = mt.props[k:]
 		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
 			var v any
-			if kd.n < 0 { // a literal, without a call
+			if kd.n < 0 { // a literal or a text without a call to value
 				v = m.g.vt.lits[-kd.n-1]
+			} else if nd := &m.nodes[kd.n]; nd.kind == nStr {
+				v = m.boxStr(nd.a, nd.b)
 			} else {
 				v = mt.value(m, kd.n)
 			}
