@@ -29,9 +29,10 @@ const (
 // uses anything else keeps the evaluator (calt.vx is nil).
 type vexpr struct {
 	kind vkind
-	lit  int32   // vkLit
-	slot int32   // vkVar
-	keys []int32 // vkObj: key ids (Grammar.keys), parallel to kids
+	lit  int32    // vkLit
+	slot int32    // vkVar
+	keys []int32  // vkObj: key ids (Grammar.keys), parallel to kids
+	kmul []uint64 // vkObj: each key's hash times 31, as the object hash uses it
 	kids []*vexpr
 }
 
@@ -105,7 +106,7 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 		}
 		return t.newVexpr(vexpr{kind: vkVar, slot: int32(s)})
 	case *ObjectValue:
-		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
+		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kmul: make([]uint64, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
 		for _, p := range x.Props {
 			if p.Spread {
 				return nil
@@ -119,6 +120,7 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 				return nil
 			}
 			v.keys = append(v.keys, key)
+			v.kmul = append(v.kmul, t.keyHash[key]*31)
 			v.kids = append(v.kids, k)
 		}
 		return t.newVexpr(v)
@@ -255,6 +257,16 @@ func (m *matcher) newNode(nd node) int32 {
 	return int32(len(m.nodes) - 1)
 }
 
+// growKids returns m.kids with k more entries (of no meaning until they
+// are written).
+func (m *matcher) growKids(k int) []kid {
+	n := len(m.kids) + k
+	if n > cap(m.kids) {
+		return append(m.kids, make([]kid, k)...)
+	}
+	return m.kids[:n]
+}
+
 // valNode puts a value the evaluator built in the arena.
 func (m *matcher) valNode(v any) int32 {
 	if v == Undefined {
@@ -277,7 +289,7 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 	case vkObj:
 		// Reserve the properties first: nested values append after them.
 		start := len(m.kids)
-		m.kids = append(m.kids, make([]kid, len(x.kids))...)
+		m.kids = m.growKids(len(x.kids))
 		sum, n := uint64(0), 0
 		var c counts
 		for i, k := range x.kids {
@@ -296,14 +308,14 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 			}
 			key := x.keys[i]
 			m.kids[start+n] = kid{key: key, n: v.n}
-			sum += mix64(m.g.vt.keyHash[key]*31 ^ v.h)
+			sum += mix64(x.kmul[i] ^ v.h)
 			c = c.plus(v.c)
 			n++
 		}
 		return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), h: mix64(objectSeed + sum)}
 	case vkArr:
 		start := len(m.kids)
-		m.kids = append(m.kids, make([]kid, len(x.kids))...)
+		m.kids = m.growKids(len(x.kids))
 		h := uint64(arraySeed)
 		var c counts
 		for i, k := range x.kids {
