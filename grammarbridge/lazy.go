@@ -33,6 +33,7 @@ type vexpr struct {
 	slot int32    // vkVar
 	keys []int32  // vkObj: key ids (Grammar.keys), parallel to kids
 	kmul []uint64 // vkObj: each key's hash times 31, as the object hash uses it
+	lsum []uint64 // vkObj: for a literal property, its whole term of the hash
 	kids []*vexpr
 }
 
@@ -106,7 +107,7 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 		}
 		return t.newVexpr(vexpr{kind: vkVar, slot: int32(s)})
 	case *ObjectValue:
-		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kmul: make([]uint64, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
+		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kmul: make([]uint64, 0, len(x.Props)), lsum: make([]uint64, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
 		for _, p := range x.Props {
 			if p.Spread {
 				return nil
@@ -121,6 +122,11 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 			}
 			v.keys = append(v.keys, key)
 			v.kmul = append(v.kmul, t.keyHash[key]*31)
+			var lsum uint64
+			if k.kind == vkLit {
+				lsum = mix64(t.keyHash[key]*31 ^ t.litHash[k.lit])
+			}
+			v.lsum = append(v.lsum, lsum)
 			v.kids = append(v.kids, k)
 		}
 		return t.newVexpr(v)
@@ -298,8 +304,11 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 			case vkVar:
 				v = slots[k.slot]
 				*st = st.add(v.st)
-			case vkLit:
-				v = nval{n: litNode(k.lit), h: m.g.vt.litHash[k.lit]}
+			case vkLit: // its hash term is known
+				m.kids[start+n] = kid{key: x.keys[i], n: litNode(k.lit)}
+				sum += x.lsum[i]
+				n++
+				continue
 			default:
 				v = m.evalNode(k, slots, st)
 			}

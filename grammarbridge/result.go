@@ -183,14 +183,7 @@ func (m *matcher) ranked() []Match {
 	for i := range rs {
 		keys = append(keys, rankKey{rs[i].st.key(), uint64(rs[i].order), int32(i)})
 	}
-	if len(keys) > 1 {
-		slices.SortFunc(keys, func(a, b rankKey) int {
-			if c := cmp.Compare(a.rank, b.rank); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.order, b.order)
-		})
-	}
+	sortKeys(keys)
 	m.keys = keys
 	// Every result's value becomes a plain value here, from one slice of
 	// objects, one of properties and one of array elements.
@@ -205,6 +198,29 @@ func (m *matcher) ranked() []Match {
 		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values), WildcardChars: int(r.st.wildChars)}
 	}
 	return out
+}
+
+// sortKeys sorts keys by rank, then order.
+func sortKeys(keys []rankKey) {
+	if len(keys) > 12 {
+		slices.SortFunc(keys, func(a, b rankKey) int {
+			if c := cmp.Compare(a.rank, b.rank); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.order, b.order)
+		})
+	} else {
+		// A few results (the common case): an insertion sort, without a
+		// call per comparison.
+		for i := 1; i < len(keys); i++ {
+			k := keys[i]
+			j := i
+			for ; j > 0 && (keys[j-1].rank > k.rank || keys[j-1].rank == k.rank && keys[j-1].order > k.order); j-- {
+				keys[j] = keys[j-1]
+			}
+			keys[j] = k
+		}
+	}
 }
 
 // rankKey is a result's place in the ranking: rank (stats.key), then the
