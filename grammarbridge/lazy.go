@@ -365,6 +365,7 @@ func (m *matcher) mat(n int32) any {
 // each value first, then alloc, then value each in the same order.
 type materializer struct {
 	nobj, nprop, nelem int
+	oi, pi, ei         int // the next object, property and element to use
 	objs               []Object
 	props              []Prop
 	elems              []any
@@ -426,27 +427,31 @@ func (mt *materializer) value(m *matcher, n int32) any {
 	case nNum:
 		return nd.num
 	case nObj:
-		obj := &mt.objs[0]
-		mt.objs = mt.objs[1:]
+		obj := &mt.objs[mt.oi]
+		mt.oi++
 		k := int(nd.b)
-		obj.Props = mt.props[:k:k]
-		mt.props = mt.props[k:]
-		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
+		props := mt.props[mt.pi : mt.pi+k : mt.pi+k]
+		mt.pi += k
+		obj.Props = props
+		kids := m.kids[nd.a : nd.a+nd.b]
+		kids = kids[:len(props)]
+		keys, lits := m.g.vt.keys, m.g.vt.lits
+		for i, kd := range kids {
 			var v any
 			if kd.n < 0 { // a literal or a text without a call to value
-				v = m.g.vt.lits[-kd.n-1]
+				v = lits[-kd.n-1]
 			} else if nd := &m.nodes[kd.n]; nd.kind == nStr {
 				v = m.boxStr(nd.a, nd.b)
 			} else {
 				v = mt.value(m, kd.n)
 			}
-			obj.Props[i] = Prop{m.g.vt.keys[kd.key], v}
+			props[i] = Prop{keys[kd.key], v}
 		}
 		return obj
 	case nArr:
 		k := int(nd.b)
-		arr := mt.elems[:k:k]
-		mt.elems = mt.elems[k:]
+		arr := mt.elems[mt.ei : mt.ei+k : mt.ei+k]
+		mt.ei += k
 		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
 			arr[i] = mt.value(m, kd.n)
 		}
