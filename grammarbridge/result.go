@@ -270,7 +270,11 @@ func (m *matcher) build(trail []event) nval {
 			if n == 0 && i+1 < len(trail) && trail[i+1].kind == evEnd {
 				// An alternative with nothing inside (a keyword, most
 				// often): its value needs no frame.
-				v = m.frameValue(a, nil, undefNval)
+				if x := a.vx; x != nil && x.kind == vkLit {
+					v = nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]} // "-> 'text'": no call
+				} else {
+					v = m.frameValue(a, nil, undefNval)
+				}
 				i++
 				break
 			}
@@ -296,6 +300,8 @@ func (m *matcher) build(trail []event) nval {
 			end := f.slots + f.nslots
 			if x := m.g.alts[f.alt].vx; x != nil && x.kind == vkVar {
 				v = slots[f.slots+x.slot] // "-> x": no call
+			} else if x != nil && x.kind == vkLit {
+				v = nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]}
 			} else {
 				v = m.frameValue(m.g.alts[f.alt], slots[f.slots:end], slots[end])
 			}
