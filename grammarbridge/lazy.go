@@ -29,9 +29,11 @@ const (
 // uses anything else keeps the evaluator (calt.vx is nil).
 type vexpr struct {
 	kind vkind
-	lit  int32   // vkLit
-	slot int32   // vkVar
-	keys []int32 // vkObj: key ids (Grammar.keys), parallel to kids
+	lit  int32    // vkLit
+	slot int32    // vkVar
+	keys []int32  // vkObj: key ids (Grammar.keys), parallel to kids
+	kmul []uint64 // vkObj: each key's hash times 31, as the object hash uses it
+	lsum []uint64 // vkObj: for a literal property, its whole term of the hash
 	kids []*vexpr
 }
 
@@ -105,7 +107,7 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 		}
 		return t.newVexpr(vexpr{kind: vkVar, slot: int32(s)})
 	case *ObjectValue:
-		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
+		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kmul: make([]uint64, 0, len(x.Props)), lsum: make([]uint64, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
 		for _, p := range x.Props {
 			if p.Spread {
 				return nil
@@ -119,6 +121,12 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 				return nil
 			}
 			v.keys = append(v.keys, key)
+			v.kmul = append(v.kmul, t.keyHash[key]*31)
+			var lsum uint64
+			if k.kind == vkLit {
+				lsum = mix64(t.keyHash[key]*31 ^ t.litHash[k.lit])
+			}
+			v.lsum = append(v.lsum, lsum)
 			v.kids = append(v.kids, k)
 		}
 		return t.newVexpr(v)
@@ -171,12 +179,54 @@ const (
 	nilNode   int32 = -1 // litNode(0)
 )
 
-// nval is a value in the arena with the stats of what built it and its
-// hash (equal to hashValue of the plain value it stands for).
+// nval is a value in the arena with the stats of what built it, its
+// hash (equal to hashValue of the plain value it stands for) and the
+// objects, properties and array elements it holds (packed counts).
 type nval struct {
 	n  int32
+	c  counts
 	st stats
 	h  uint64
+}
+
+// counts packs the number of objects, properties and array elements of an
+// arena value, so that making it a plain value needs no pass to count
+// them: objects in bits 0-9, properties in 11-20, elements in 22-30, each
+// followed by a guard bit. A count that reaches its guard makes the whole
+// counts overflowed (all ones), and the value is then counted by walking
+// it.
+type counts uint32
+
+const (
+	countObj      counts = 1
+	countProp     counts = 1 << 11
+	countElem     counts = 1 << 22
+	countGuards   counts = 1<<10 | 1<<21 | 1<<31
+	countOverflow counts = 1<<32 - 1
+)
+
+// plus returns c and d added, or countOverflow.
+func (c counts) plus(d counts) counts {
+	s := c + d
+	if (s|c|d)&countGuards != 0 {
+		return countOverflow
+	}
+	return s
+}
+
+// objProps returns the counts of one object with k properties, or of an
+// array of k elements, not counting what they hold.
+func objProps(k int, isObj bool) counts {
+	if isObj {
+		if k >= 1<<10 {
+			return countOverflow
+		}
+		return countObj + counts(k)*countProp
+	}
+	if k >= 1<<9 {
+		return countOverflow
+	}
+	return counts(k) * countElem
 }
 
 var (
@@ -213,6 +263,16 @@ func (m *matcher) newNode(nd node) int32 {
 	return int32(len(m.nodes) - 1)
 }
 
+// growKids returns m.kids with k more entries (of no meaning until they
+// are written).
+func (m *matcher) growKids(k int) []kid {
+	n := len(m.kids) + k
+	if n > cap(m.kids) {
+		return append(m.kids, make([]kid, k)...)
+	}
+	return m.kids[:n]
+}
+
 // valNode puts a value the evaluator built in the arena.
 func (m *matcher) valNode(v any) int32 {
 	if v == Undefined {
@@ -235,32 +295,57 @@ func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
 	case vkObj:
 		// Reserve the properties first: nested values append after them.
 		start := len(m.kids)
-		m.kids = append(m.kids, make([]kid, len(x.kids))...)
+		m.kids = m.growKids(len(x.kids))
 		sum, n := uint64(0), 0
+		var c counts
 		for i, k := range x.kids {
-			v := m.evalNode(k, slots, st)
+			var v nval // a variable or a literal without a call
+			switch k.kind {
+			case vkVar:
+				v = slots[k.slot]
+				*st = st.add(v.st)
+			case vkLit: // its hash term is known
+				m.kids[start+n] = kid{key: x.keys[i], n: litNode(k.lit)}
+				sum += x.lsum[i]
+				n++
+				continue
+			default:
+				v = m.evalNode(k, slots, st)
+			}
 			if v.n == undefNode { // JSON.stringify drops undefined properties
 				continue
 			}
 			key := x.keys[i]
 			m.kids[start+n] = kid{key: key, n: v.n}
-			sum += mix64(m.g.vt.keyHash[key]*31 ^ v.h)
+			sum += mix64(x.kmul[i] ^ v.h)
+			c = c.plus(v.c)
 			n++
 		}
-		return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), h: mix64(objectSeed + sum)}
+		return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), h: mix64(objectSeed + sum)}
 	case vkArr:
 		start := len(m.kids)
-		m.kids = append(m.kids, make([]kid, len(x.kids))...)
+		m.kids = m.growKids(len(x.kids))
 		h := uint64(arraySeed)
+		var c counts
 		for i, k := range x.kids {
-			v := m.evalNode(k, slots, st)
+			var v nval // a variable or a literal without a call
+			switch k.kind {
+			case vkVar:
+				v = slots[k.slot]
+				*st = st.add(v.st)
+			case vkLit:
+				v = nval{n: litNode(k.lit), h: m.g.vt.litHash[k.lit]}
+			default:
+				v = m.evalNode(k, slots, st)
+			}
 			if v.n == undefNode { // and writes undefined elements as null
 				v.n, v.h = nilNode, hashNil
 			}
 			m.kids[start+i] = kid{n: v.n}
 			h = (h ^ v.h) * hashPrime
+			c = c.plus(v.c)
 		}
-		return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(x.kids))}), h: mix64(h)}
+		return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(x.kids))}), c: c.plus(objProps(len(x.kids), false)), h: mix64(h)}
 	}
 	return undefNval
 }
@@ -280,9 +365,22 @@ func (m *matcher) mat(n int32) any {
 // each value first, then alloc, then value each in the same order.
 type materializer struct {
 	nobj, nprop, nelem int
+	oi, pi, ei         int // the next object, property and element to use
 	objs               []Object
 	props              []Prop
 	elems              []any
+}
+
+// add adds the objects, properties and elements of arena value v, known
+// from its counts unless they overflowed.
+func (mt *materializer) add(m *matcher, v nval) {
+	if v.c == countOverflow {
+		mt.count(m, v.n)
+		return
+	}
+	mt.nobj += int(v.c & (countProp - 1))
+	mt.nprop += int(v.c>>11) & (1<<10 - 1)
+	mt.nelem += int(v.c >> 22)
 }
 
 // count adds the objects, properties and elements of arena value n.
@@ -329,19 +427,31 @@ func (mt *materializer) value(m *matcher, n int32) any {
 	case nNum:
 		return nd.num
 	case nObj:
-		obj := &mt.objs[0]
-		mt.objs = mt.objs[1:]
+		obj := &mt.objs[mt.oi]
+		mt.oi++
 		k := int(nd.b)
-		obj.Props = mt.props[:k:k]
-		mt.props = mt.props[k:]
-		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
-			obj.Props[i] = Prop{m.g.vt.keys[kd.key], mt.value(m, kd.n)}
+		props := mt.props[mt.pi : mt.pi+k : mt.pi+k]
+		mt.pi += k
+		obj.Props = props
+		kids := m.kids[nd.a : nd.a+nd.b]
+		kids = kids[:len(props)]
+		keys, lits := m.g.vt.keys, m.g.vt.lits
+		for i, kd := range kids {
+			var v any
+			if kd.n < 0 { // a literal or a text without a call to value
+				v = lits[-kd.n-1]
+			} else if nd := &m.nodes[kd.n]; nd.kind == nStr {
+				v = m.boxStr(nd.a, nd.b)
+			} else {
+				v = mt.value(m, kd.n)
+			}
+			props[i] = Prop{keys[kd.key], v}
 		}
 		return obj
 	case nArr:
 		k := int(nd.b)
-		arr := mt.elems[:k:k]
-		mt.elems = mt.elems[k:]
+		arr := mt.elems[mt.ei : mt.ei+k : mt.ei+k]
+		mt.ei += k
 		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
 			arr[i] = mt.value(m, kd.n)
 		}
@@ -474,14 +584,14 @@ func (m *matcher) strVal(a, b int32) nval {
 	n := m.newNode(node{kind: nStr, a: a, b: b})
 	if b-a <= 16 {
 		s := m.in[a:b]
-		return nval{n: n, st: stats{1, m.utf16Len(s)}, h: hashString(s)}
+		return nval{n: n, st: stats{1, int32(m.utf16Len(s))}, h: hashString(s)}
 	}
 	e := m.strAt(a, b)
 	if e.h == 0 {
 		s := m.in[a:b]
 		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
 	}
-	return nval{n: n, st: stats{1, int(e.u16)}, h: e.h}
+	return nval{n: n, st: stats{1, e.u16}, h: e.h}
 }
 
 // utf16Len is utf16Len(s) for a text of the input, which needs no look

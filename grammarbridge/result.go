@@ -78,7 +78,8 @@ func (m *matcher) expectRule(pos int, r *crule) {
 
 // result is one distinct value and its best rank.
 type result struct {
-	n     int32 // the value in the arena
+	n     int32  // the value in the arena
+	c     counts // what it holds
 	st    stats
 	order int
 	hash  uint64 // of the value
@@ -98,9 +99,9 @@ func (m *matcher) record() {
 	mark := len(m.nodes)
 	kmark, vmark := len(m.kids), len(m.vals)
 	out := m.build(m.tbuf[:m.tn])
-	n, st, h := out.n, out.st, out.h
+	n, c, st, h := out.n, out.c, out.st, out.h
 	if n == undefNode {
-		n, h = nilNode, hashNil
+		n, c, h = nilNode, 0, hashNil
 	}
 	if i := m.findResult(n, h); i >= 0 {
 		if better(st, m.results[i].st) {
@@ -113,7 +114,7 @@ func (m *matcher) record() {
 		m.vals = m.vals[:vmark]
 		return
 	}
-	r := result{n: n, st: st, order: m.work, next: -1, hash: h}
+	r := result{n: n, c: c, st: st, order: m.work, next: -1, hash: h}
 	if m.index != nil {
 		if i, ok := m.index[h]; ok {
 			r.next = i // chain the collision
@@ -124,10 +125,10 @@ func (m *matcher) record() {
 }
 
 // findResult returns the index of the result equal to arena value n
-// (whose hash is h), or -1. Up to 8 results are compared one by one;
-// from then on an index by hash finds them.
+// (whose hash is h), or -1. Up to linearResults results are compared one
+// by one; from then on an index by hash finds them.
 func (m *matcher) findResult(n int32, h uint64) int {
-	if len(m.results) < 8 {
+	if len(m.results) < linearResults {
 		for i := range m.results {
 			if m.results[i].hash == h && m.eqNN(n, m.results[i].n) {
 				return i
@@ -157,6 +158,12 @@ func (m *matcher) findResult(n int32, h uint64) int {
 	return -1
 }
 
+// linearResults is the number of results below which findResult scans
+// them: comparing 32 hashes costs less than a map's hashing, and the maps
+// of the few inputs with more results than that cost their filling and
+// clearing on every input.
+const linearResults = 32
+
 // better reports whether a ranks strictly before b.
 func better(a, b stats) bool {
 	if (a.wildChars == 0) != (b.wildChars == 0) {
@@ -176,28 +183,44 @@ func (m *matcher) ranked() []Match {
 	for i := range rs {
 		keys = append(keys, rankKey{rs[i].st.key(), uint64(rs[i].order), int32(i)})
 	}
-	if len(keys) > 1 {
+	sortKeys(keys)
+	m.keys = keys
+	// Every result's value becomes a plain value here, from one slice of
+	// objects, one of properties and one of array elements.
+	var mt materializer
+	for i := range rs {
+		mt.add(m, nval{n: rs[i].n, c: rs[i].c})
+	}
+	mt.alloc()
+	out := make([]Match, len(rs))
+	for i, k := range keys {
+		r := &rs[k.i]
+		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values), WildcardChars: int(r.st.wildChars)}
+	}
+	return out
+}
+
+// sortKeys sorts keys by rank, then order.
+func sortKeys(keys []rankKey) {
+	if len(keys) > 12 {
 		slices.SortFunc(keys, func(a, b rankKey) int {
 			if c := cmp.Compare(a.rank, b.rank); c != 0 {
 				return c
 			}
 			return cmp.Compare(a.order, b.order)
 		})
+	} else {
+		// A few results (the common case): an insertion sort, without a
+		// call per comparison.
+		for i := 1; i < len(keys); i++ {
+			k := keys[i]
+			j := i
+			for ; j > 0 && (keys[j-1].rank > k.rank || keys[j-1].rank == k.rank && keys[j-1].order > k.order); j-- {
+				keys[j] = keys[j-1]
+			}
+			keys[j] = k
+		}
 	}
-	m.keys = keys
-	// Every result's value becomes a plain value here, from one slice of
-	// objects, one of properties and one of array elements.
-	var mt materializer
-	for i := range rs {
-		mt.count(m, rs[i].n)
-	}
-	mt.alloc()
-	out := make([]Match, len(rs))
-	for i, k := range keys {
-		r := &rs[k.i]
-		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: r.st.values, WildcardChars: r.st.wildChars}
-	}
-	return out
 }
 
 // rankKey is a result's place in the ranking: rank (stats.key), then the
@@ -224,33 +247,46 @@ func (s stats) key() uint64 {
 type frame struct {
 	alt        int32 // the alternative's id
 	parentSlot int32 // where the value goes in the parent frame (-1: nowhere)
-	slots      int32 // its variables: m.slotBuf[slots:slots+alt.nslots]
-	last       nval  // value of the last rule or group matched in it
+	slots      int32 // its variables: m.slotBuf[slots:slots+nslots]
+	nslots     int32 // then the value of the last rule or group matched in it
 }
 
 // build replays a trail (of a whole parse, or of one rule) and returns
 // its value, in the arena.
 func (m *matcher) build(trail []event) nval {
-	stack := m.frames[:0]
-	slots := m.slotBuf[:0]
-	var out nval
+	// A root frame receives the value of the frames at the top: its last
+	// value, slots[0], is the result (kept there, not in a variable, which
+	// would hold five more registers through the loop).
+	stack := append(m.frames[:0], frame{parentSlot: -1})
+	slots := append(m.slotBuf[:0], undefNval)
 	for i := 0; i < len(trail); i++ {
 		ev := &trail[i]
 		var v nval // the value of a frame that ends here
 		parentSlot := ev.slot
 		switch ev.kind {
 		case evBegin:
-			n := m.g.alts[ev.alt].nslots
+			a := m.g.alts[ev.alt]
+			n := a.nslots
 			if n == 0 && i+1 < len(trail) && trail[i+1].kind == evEnd {
 				// An alternative with nothing inside (a keyword, most
 				// often): its value needs no frame.
-				v = m.frameValue(frame{alt: ev.alt, last: undefNval}, nil)
+				if x := a.vx; x != nil && x.kind == vkLit {
+					v = nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]} // "-> 'text'": no call
+				} else {
+					v = m.frameValue(a, nil, undefNval)
+				}
 				i++
 				break
 			}
-			stack = append(stack, frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(len(slots)), last: undefNval})
-			for range n {
-				slots = append(slots, undefNval)
+			base := len(slots)
+			stack = append(stack, frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(base), nslots: int32(n)})
+			// Its variables and its last value, all undefined.
+			if base+n+1 > cap(slots) {
+				slots = append(slots[:cap(slots)], make([]nval, base+n+1-cap(slots))...)
+			}
+			slots = slots[:base+n+1]
+			for j := base; j < len(slots); j++ {
+				slots[j] = undefNval
 			}
 			continue
 		case evWild:
@@ -260,30 +296,37 @@ func (m *matcher) build(trail []event) nval {
 			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
 			continue
 		case evEnd:
-			f := stack[len(stack)-1]
-			v = m.frameValue(f, slots)
-			stack = stack[:len(stack)-1]
+			f := &stack[len(stack)-1]
+			end := f.slots + f.nslots
+			if x := m.g.alts[f.alt].vx; x != nil && x.kind == vkVar {
+				v = slots[f.slots+x.slot] // "-> x": no call
+			} else if x != nil && x.kind == vkLit {
+				v = nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]}
+			} else {
+				v = m.frameValue(m.g.alts[f.alt], slots[f.slots:end], slots[end])
+			}
 			slots = slots[:f.slots]
 			parentSlot = f.parentSlot
+			stack = stack[:len(stack)-1]
 		}
-		if len(stack) == 0 {
-			out = v
+		if len(stack) == 1 {
+			slots[0] = v
 			continue
 		}
 		parent := &stack[len(stack)-1]
-		parent.last = v
+		slots[parent.slots+parent.nslots] = v // its last value
 		if parentSlot >= 0 {
 			slots[parent.slots+parentSlot] = v
 		}
 	}
+	out := slots[0]
 	m.frames, m.slotBuf = stack[:0], slots[:0]
 	return out
 }
 
-// frameValue computes a completed alternative's value.
-func (m *matcher) frameValue(f frame, slots []nval) nval {
-	a := m.g.alts[f.alt]
-	fs := slots[f.slots : int(f.slots)+a.nslots]
+// frameValue computes the value of alternative a, completed with
+// variables fs; last is the value of the last rule or group matched in it.
+func (m *matcher) frameValue(a *calt, fs []nval, last nval) nval {
 	switch a.implicit {
 	case implicitExplicit:
 		if a.vx != nil {
@@ -306,7 +349,7 @@ func (m *matcher) frameValue(f frame, slots []nval) nval {
 		// TypeAgent records a rule's default text as a matched value.
 		return nval{n: litNode(a.textLit), st: stats{1, 0}, h: a.textHash}
 	case implicitChild:
-		return f.last
+		return last
 	}
 	return undefNval
 }

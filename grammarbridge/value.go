@@ -20,8 +20,8 @@ var Undefined = undefinedValue{}
 // values (wildcards and numbers) it contains, and how many characters of
 // wildcard text.
 type stats struct {
-	values    int
-	wildChars int
+	values    int32
+	wildChars int32
 }
 
 func (s stats) add(t stats) stats { return stats{s.values + t.values, s.wildChars + t.wildChars} }
@@ -548,20 +548,41 @@ func hashValue(v any) uint64 {
 }
 
 func hashString(s string) uint64 {
-	if len(s) > 16 {
+	// Short texts (wildcard texts, keys) are read a word at a time: the
+	// first and the last 8 (or 4) bytes, which overlap when the text is
+	// shorter than 16 (or 8), and the length.
+	n := len(s)
+	var x, y uint64
+	switch {
+	case n > 16:
 		return maphash.String(stringSeed, s)
+	case n >= 8:
+		x, y = load64(s), load64(s[n-8:])
+	case n >= 4:
+		x, y = uint64(load32(s)), uint64(load32(s[n-4:]))
+	case n > 0:
+		x = uint64(s[0])<<16 | uint64(s[n>>1])<<8 | uint64(s[n-1])
 	}
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint64(s[i])) * 1099511628211
-	}
-	return mix64(h ^ 0x27d4eb2f165667c5)
+	return mix64((x^0x27d4eb2f165667c5)*0x9e3779b97f4a7c15 ^ y ^ uint64(n)<<58)
 }
 
-// stringSeed seeds hashString for long strings (short ones use FNV-1a,
-// which is cheaper for them). It is set once, when the package is
-// initialised, and never changes: hashes are compared only within one
-// process.
+// load64 reads the first 8 bytes of s (little-endian).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// load32 reads the first 4 bytes of s (little-endian).
+func load32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// stringSeed seeds hashString for long strings (short ones are read a
+// word at a time, which is cheaper for them). It is set once, when the
+// package is initialised, and never changes: hashes are compared only
+// within one process.
 var stringSeed = maphash.MakeSeed()
 
 func mix64(x uint64) uint64 {
