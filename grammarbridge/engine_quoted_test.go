@@ -51,21 +51,5 @@ func TestEngineShareQuoted(t *testing.T) {
 		}
 		inputs = append(inputs, strings.Join(w, sep))
 	}
-	matched := 0
-	for _, in := range inputs {
-		a, errA := fast.Match(in)
-		b, errB := slow.Match(in)
-		if errA != nil || errB != nil {
-			t.Fatalf("%q: %v / %v", in, errA, errB)
-		}
-		if ka, kb := rankedKeys(a), rankedKeys(b); ka != kb {
-			t.Fatalf("%q:\noptimized:\n%s\nplain:\n%s", in, ka, kb)
-		}
-		if len(a) > 0 {
-			matched++
-		}
-	}
-	if matched < 20 {
-		t.Fatalf("only %d inputs match: the test exercises too little", matched)
-	}
+	sameAsPlain(t, fast, slow, inputs)
 }
