@@ -13,10 +13,14 @@ import (
 // in error positions. Parse resolves nothing; see Compile.
 func Parse(name, src string) (*File, error) {
 	p := &parser{name: name, src: src}
-	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
-			p.lines = append(p.lines, i+1)
+	p.lines = make([]int, 0, strings.Count(src, "\n"))
+	for i := 0; ; {
+		j := strings.IndexByte(src[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		p.lines = append(p.lines, i)
 	}
 	f, err := p.file()
 	if err != nil {
@@ -31,16 +35,36 @@ type parser struct {
 	src   string // the whole source
 	off   int    // current byte offset
 	lines []int  // offsets of the starts of lines 2, 3, ...
+	line  int    // the line of the last pos asked for (positions come mostly in order)
 
 	wordStart int // offset of the literal token word last read
 }
+
+// srcSpace marks the bytes that separate words in a grammar's source:
+// space, tab, newline, carriage return, form feed and vertical tab.
+var srcSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '\v': true}
 
 // bail is panicked with by errorf and recovered in file, so the many small
 // parse functions need not thread errors through every return.
 type bail struct{ err *Error }
 
 func (p *parser) pos(off int) Pos {
-	line := sort.SearchInts(p.lines, off+1) // number of line starts <= off
+	// line is the number of line starts <= off. Nodes are mostly made in
+	// source order: try the line of the last position and the next few
+	// before searching.
+	line := p.line
+	if line > len(p.lines) || line > 0 && p.lines[line-1] > off {
+		line = sort.SearchInts(p.lines, off+1)
+	} else {
+		for n := 0; line < len(p.lines) && p.lines[line] <= off; n++ {
+			if n == 4 {
+				line = sort.SearchInts(p.lines, off+1)
+				break
+			}
+			line++
+		}
+	}
+	p.line = line
 	start := 0
 	if line > 0 {
 		start = p.lines[line-1]
@@ -117,7 +141,7 @@ func (p *parser) space() {
 	for p.off < len(p.src) {
 		c := p.src[p.off]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+		case srcSpace[c]:
 			p.off++
 		case c == '/' && p.peekAt(1) == '/':
 			for p.off < len(p.src) && p.src[p.off] != '\n' {
@@ -165,6 +189,13 @@ func isIdentByte(c byte) bool {
 func (p *parser) ident(what string) string {
 	start := p.off
 	for p.off < len(p.src) {
+		if c := p.src[p.off]; c < utf8.RuneSelf {
+			if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || p.off > start && '0' <= c && c <= '9' {
+				p.off++
+				continue
+			}
+			break
+		}
 		r, n := utf8.DecodeRuneInString(p.src[p.off:])
 		if r == '_' || unicode.IsLetter(r) || p.off > start && unicode.IsDigit(r) {
 			p.off += n
@@ -531,7 +562,7 @@ func (p *parser) word() string {
 	escaped := false
 	for p.off < len(p.src) {
 		c := p.src[p.off]
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' {
+		if srcSpace[c] {
 			break
 		}
 		if c == '/' && (p.peekAt(1) == '/' || p.peekAt(1) == '*') {

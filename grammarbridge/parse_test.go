@@ -2,6 +2,7 @@ package grammarbridge
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -133,5 +134,39 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("error lacks file name: %v", err)
 			}
 		})
+	}
+}
+
+// TestPosAnyOrder checks the parser's line cursor: positions asked for in
+// any order (forward, backward, far jumps) give the line and column that
+// counting from the start gives.
+func TestPosAnyOrder(t *testing.T) {
+	src := "a\nbb\n\nccc\r\ndddd\n\n\n\n\n\n\ne\nf"
+	p := &parser{src: src}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			p.lines = append(p.lines, i+1)
+		}
+	}
+	want := func(off int) Pos {
+		line, col := 1, 1
+		for i := 0; i < off; i++ {
+			if src[i] == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		return Pos{Offset: off, Line: line, Col: col}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		off := r.IntN(len(src) + 1)
+		if r.IntN(3) == 0 {
+			off = min(len(src), p.lines[min(p.line, len(p.lines)-1)]+r.IntN(3)) // near the cursor
+		}
+		if got := p.pos(off); got != want(off) {
+			t.Fatalf("pos(%d) = %+v, want %+v", off, got, want(off))
+		}
 	}
 }
