@@ -42,6 +42,9 @@ func (p *parser) condExpr() ValueExpr {
 // binaryOp returns the binary operator at the current offset, if any.
 func (p *parser) binaryOp() string {
 	rest := p.src[p.off:]
+	if rest == "" || !opStart[rest[0]] {
+		return "" // most values are followed by ',', '}' or ';'
+	}
 	for _, op := range []string{"===", "!==", "??", "||", "&&", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%"} {
 		if strings.HasPrefix(rest, op) {
 			if op == "-" && strings.HasPrefix(rest, "->") {
@@ -56,13 +59,19 @@ func (p *parser) binaryOp() string {
 	return ""
 }
 
+// opStart marks the bytes a binary operator can start with.
+var opStart = [256]bool{'=': true, '!': true, '?': true, '|': true, '&': true, '<': true, '>': true, '+': true, '-': true, '*': true, '/': true, '%': true}
+
 func (p *parser) binaryExpr(minPrec int) ValueExpr {
 	x := p.unaryExpr()
 	for {
 		p.space()
 		op := p.binaryOp()
+		if op == "" {
+			return x
+		}
 		prec := binaryPrec[op]
-		if op == "" || prec < minPrec {
+		if prec < minPrec {
 			return x
 		}
 		start := p.off
