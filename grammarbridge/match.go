@@ -142,6 +142,7 @@ type matcher struct {
 	asciiState  uint8             // 0 unknown, 1 the input is ASCII, 2 it is not
 	lowerPad    []byte            // lower and 8 more bytes (of no meaning)
 	pairsDone   bool              // pairs is filled for this input
+	occ         occLists          // places of the searched tokens (occur.go)
 	pairs       [pairWords]uint64 // hashed set of lower's byte pairs (pairHash), for long searches
 	failTab     []failSlot        // set of failed states (memo.go), by generation
 	nfail       int               // its entries of this input

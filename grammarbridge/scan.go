@@ -53,10 +53,25 @@ func (m *matcher) setWild(w wild, end int) bool {
 // may start, or -1. For an ASCII token in ASCII input it searches the
 // lower-cased input; otherwise every rune start is a candidate.
 func (m *matcher) nextCandidate(p *cpart, from int) int {
+	tok := &p.toks[0]
+	if id := int(tok.search); id > 0 && m.asciiState == 1 {
+		// The token's places in this input, listed by its first search
+		// (occur.go).
+		o := &m.occ
+		if id < len(o.slots) && o.slots[id].gen == o.gen {
+			s := &o.slots[id]
+			for i := s.lo; i < s.hi; i++ {
+				if t := int(o.pos[i]); t >= from {
+					return t
+				}
+			}
+			return -1
+		}
+		return m.occBuild(tok, from)
+	}
 	if from >= len(m.in) {
 		return -1
 	}
-	tok := &p.toks[0]
 	if !tok.ascii || !m.isASCII() {
 		for from < len(m.in) && !utf8.RuneStart(m.in[from]) {
 			from++
@@ -143,6 +158,7 @@ func (m *matcher) lowerInput() {
 	// Eight bytes can be loaded at any position of the input (see
 	// tokenWord); the ones past its end are never compared.
 	m.lower, m.lowerPad, m.asciiState, m.pairsDone = low, m.lower[:len(in)+8], 1, false
+	m.occ.reset()
 	const hi = 0x8080808080808080
 	// A read-only view of the input's bytes.
 	src := unsafe.Slice(unsafe.StringData(in), len(in))

@@ -1,0 +1,117 @@
+package grammarbridge
+
+import "bytes"
+
+// This file holds the per-input lists of the places where each literal
+// searched after an open wildcard occurs (see nextCandidate).
+
+// occLists remembers, for the current input, every place where each
+// searched token occurs. A literal after a wildcard is searched from the
+// wildcard's start, then again after each place found; the same token is
+// searched from many wildcard starts (each way the rule before it matched,
+// each alternative of a group) — on the reference inputs about twice as
+// many bytes.Index calls as there are places plus one per distinct token.
+// The first search for a token lists all its places in the input, from
+// the start; the later ones read the list. The lists of one input share
+// one buffer, and a list belongs to the current input when its generation
+// is the input's, so nothing is cleared between inputs.
+type occLists struct {
+	gen   uint32    // the current input's generation (lowerInput)
+	slots []occSlot // by ctoken.search
+	pos   []int32   // the places of every list of this input
+}
+
+// occSlot is one token's list: pos[lo:hi], valid when gen is the input's.
+type occSlot struct {
+	gen    uint32
+	lo, hi int32
+}
+
+// occReset starts the lists of a new input.
+func (o *occLists) reset() {
+	o.gen++
+	if o.gen == 0 {
+		clear(o.slots)
+		o.gen = 1
+	}
+	o.pos = o.pos[:0]
+}
+
+// occBuild lists the places of tok in the input and returns the first
+// one >= from, or -1.
+func (m *matcher) occBuild(tok *ctoken, from int) int {
+	o := &m.occ
+	id := int(tok.search)
+	if id >= len(o.slots) {
+		o.slots = append(o.slots, make([]occSlot, id+1-len(o.slots))...)
+	}
+	lo := int32(len(o.pos))
+	first := -1
+	// Search for the rest of the token ('send': send'), rarer than the
+	// separators it starts with, then test those.
+	low, k := m.lower, tok.lead
+	for q := k; q < len(low); {
+		var j int
+		if len(low)-q <= 64 {
+			j = bytes.Index(low[q:], tok.rest)
+		} else {
+			j = indexShort(low[q:], tok.rest)
+		}
+		if j < 0 {
+			break
+		}
+		q += j
+		if t := q - k; k == 0 || string(low[t:q]) == tok.lower[:k] {
+			o.pos = append(o.pos, int32(t))
+			if first < 0 && t >= from {
+				first = t
+			}
+		}
+		q++
+	}
+	o.slots[id] = occSlot{gen: o.gen, lo: lo, hi: int32(len(o.pos))}
+	return first
+}
+
+// assignSearchIDs gives the first token of every literal part of the
+// rules reachable from start a search id (ctoken.search, from 1): one per
+// distinct lower-cased ASCII token, so that the matcher keeps one list of
+// places per token text however many parts begin with it. The compiler
+// calls it before prefix trees copy parts.
+func assignSearchIDs(start *crule, nrules int) {
+	ids := map[string]int32{}
+	walkRules(start, nrules, func(r *crule) {
+		for _, a := range r.alts {
+			for i := range a.parts {
+				p := &a.parts[i]
+				if p.kind != partString || len(p.toks) == 0 || !p.toks[0].ascii || len(p.toks[0].rest) == 0 {
+					continue
+				}
+				t := &p.toks[0]
+				id, ok := ids[t.lower]
+				if !ok {
+					id = int32(len(ids) + 1)
+					ids[t.lower] = id
+				}
+				t.search = id
+			}
+		}
+	})
+}
+
+// indexShort is bytes.Index searching at most 64 bytes per call: on those
+// bytes.Index compares at every place in assembly, while on longer ones
+// it calls IndexByte for each place the first byte occurs, which costs
+// more when that byte is common (lower-case letters, quotes).
+func indexShort(s, sep []byte) int {
+	for base := 0; ; {
+		end := min(len(s), base+64)
+		if j := bytes.Index(s[base:end], sep); j >= 0 {
+			return base + j
+		}
+		if end == len(s) {
+			return -1
+		}
+		base = end - len(sep) + 1
+	}
+}

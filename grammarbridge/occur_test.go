@@ -1,0 +1,54 @@
+package grammarbridge
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// TestEngineOccLists checks nextCandidate with search ids (the per-input
+// lists of occur.go) against strings.Index, querying in random order, on
+// inputs short and long, across inputs that reuse one matcher.
+func TestEngineOccLists(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	long := "'send' 'an' 'email' to Zoe's friend 'to' the 'to' of " + strings.Repeat("'to ton", 20) + "'to' at"
+	inputs := []string{
+		"'send' 'to' Bob 'to' x", "to' 'to'", "''to'", "'TO' 'tO'", "x'to'y", "'t'o'", "", "aaaa", "Tata to toto",
+		long, long[:63], long[:64], long[:65], long[:127], long[:130], "caf\u00e9 to 'to' \u212a",
+	}
+	toks := []string{"'to'", "''to'", "'t", ",.k", "'send'", "to", "a", "aa", "at", "'to ton'", "email"}
+	parts := make([]cpart, len(toks))
+	for i, tk := range toks {
+		parts[i] = literalPart([]string{tk}, SpacingAuto)
+		parts[i].toks[0].search = int32(i + 1)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for round := range 3 {
+		for _, in := range inputs {
+			m := g.newMatcher(in, false)
+			if !m.isASCII() {
+				// Every rune start is a candidate: nothing is listed.
+				if got := m.nextCandidate(&parts[0], 0); got != 0 {
+					t.Errorf("%q: got %d, want 0", in, got)
+				}
+				g.release(m)
+				continue
+			}
+			low := strings.ToLower(in)
+			for range 200 {
+				i := rng.Intn(len(toks))
+				from := rng.Intn(len(in) + 2)
+				want := -1
+				if from <= len(in) {
+					if j := strings.Index(low[from:], toks[i]); j >= 0 {
+						want = from + j
+					}
+				}
+				if got := m.nextCandidate(&parts[i], from); got != want {
+					t.Errorf("round %d, %q: token %q from %d: got %d, want %d", round, in, toks[i], from, got, want)
+				}
+			}
+			g.release(m)
+		}
+	}
+}
