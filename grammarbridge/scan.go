@@ -208,7 +208,7 @@ var numberStart = func() (t [256]bool) {
 // asciiClass is 1 for ASCII letters, 2 for digits, 0 for the other ASCII
 // bytes: in auto spacing, a separator is needed between two bytes of the
 // same non-zero class (needsSep).
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+var asciiClass = func() (t [256]uint8) {
 	for c := 'a'; c <= 'z'; c++ {
 		t[c], t[c-'a'+'A'] = 1, 1
 	}
@@ -219,8 +219,8 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 }()
 
 // asciiUpper is 0x20 for the ASCII upper-case letters, 0 for the other
-// ASCII bytes: c|asciiUpper[c] lower-cases c.
-var asciiUpper = func() (t [utf8.RuneSelf]byte) {
+// bytes: c|asciiUpper[c] lower-cases c.
+var asciiUpper = func() (t [256]byte) {
 	for c := 'A'; c <= 'Z'; c++ {
 		t[c] = 0x20
 	}
@@ -235,10 +235,10 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		// byte, then the tokens.
 		low := m.lower
 		q := pos
-		for q < len(low) && asciiSep[low[q]] {
+		for uint(q) < uint(len(low)) && asciiSep[low[q]] {
 			q++
 		}
-		if q == len(low) || low[q] != t.lower[0] {
+		if uint(q) >= uint(len(low)) || low[q] != byte(t.word) {
 			return 0, false
 		}
 		if p.asciiToks {
@@ -253,11 +253,11 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		// separator), so only one place can match.
 		low := m.lower
 		s := pos
-		for s < len(low) && asciiSep[low[s]] {
+		for uint(s) < uint(len(low)) && asciiSep[low[s]] {
 			s++
 		}
 		q := s - t.lead
-		if s == len(low) || q < pos || low[s] != t.lower[t.lead] {
+		if uint(s) >= uint(len(low)) || q < pos || low[s] != t.lower[t.lead] {
 			return 0, false
 		}
 		return m.tokensAt(p, sp, q)
@@ -354,7 +354,7 @@ func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 			continue
 		}
 		s := e
-		for s < len(low) && asciiSep[low[s]] {
+		for uint(s) < uint(len(low)) && asciiSep[low[s]] {
 			s++
 		}
 		// A token that starts with lead separators can only start lead
@@ -378,7 +378,7 @@ func (m *matcher) tokensRange(p *cpart, from, to, pos int) (int, bool) {
 		if i > 0 {
 			if k := p.seps[i-1]; k != sepNone {
 				s := pos
-				for s < len(low) && asciiSep[low[s]] {
+				for uint(s) < uint(len(low)) && asciiSep[low[s]] {
 					s++
 				}
 				q := s - p.toks[i].lead // see tokensASCII
