@@ -230,27 +230,12 @@ var asciiUpper = func() (t [256]byte) {
 // stringAt matches a literal part at pos, skipping separators lazily (the
 // fewest that let the part match), as TypeAgent's regular expression does.
 func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
-	if t := &p.toks[0]; t.ascii && !t.sepFirst && m.asciiState == 1 {
-		// ASCII input, lower-cased: skip the separators, test the first
-		// byte, then the tokens.
-		low := m.lower
-		q := pos
-		for uint(q) < uint(len(low)) && asciiSep[low[q]] {
-			q++
-		}
-		if uint(q) >= uint(len(low)) || low[q] != byte(t.word) {
-			return 0, false
-		}
-		if p.asciiToks {
-			return m.tokensASCII(p, sp, q)
-		}
-		return m.tokensFrom(p, sp, 0, q)
-	}
-	if t := &p.toks[0]; t.lead > 0 && m.asciiState == 1 {
-		// ASCII input, a token that starts with lead separators ('send'):
-		// its first other character can only be the first one that is
-		// not a separator after pos (every place before it is a
-		// separator), so only one place can match.
+	if t := &p.toks[0]; m.asciiState == 1 && (t.lead > 0 || t.ascii && !t.sepFirst) {
+		// ASCII input, lower-cased, and a first token that starts with a
+		// letter or symbol, which no separator matches, or with lead
+		// separators ('send'): its first other character can only be the
+		// first one that is not a separator after pos (every place before
+		// it is a separator), so only one place can match.
 		low := m.lower
 		s := pos
 		for uint(s) < uint(len(low)) && asciiSep[low[s]] {
@@ -260,7 +245,28 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		if uint(s) >= uint(len(low)) || q < pos || low[s] != t.lower[t.lead] {
 			return 0, false
 		}
-		return m.tokensAt(p, sp, q)
+		if !p.asciiToks {
+			return m.tokensFrom(p, sp, 0, q)
+		}
+		if len(p.toks) > 1 || len(t.lower) > 8 {
+			return m.tokensASCII(p, sp, q)
+		}
+		// One short token (the most common literal): one compare, then
+		// the boundary after it.
+		e := q + len(t.lower)
+		if e > len(low) || le.LittleEndian.Uint64(m.lowerPad[q:])&t.mask != t.word {
+			return 0, false
+		}
+		if sp == SpacingAuto && e < len(low) {
+			if ca := asciiClass[low[e-1]]; ca != 0 && ca == asciiClass[low[e]] {
+				return 0, false
+			}
+			return e, true
+		}
+		if !m.boundary(e, sp) {
+			return 0, false
+		}
+		return e, true
 	}
 	if t := &p.toks[0]; t.ascii && !t.sepFirst {
 		// The first token starts with a letter or symbol, which no
