@@ -52,3 +52,33 @@ func TestEngineOccLists(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineLowerInputLengths checks the lower-casing of the input, a word at a
+// time with an overlapping last word, for every length up to 70 and a
+// non-ASCII byte at every place.
+func TestEngineLowerInputLengths(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	const chars = "aZ@[`{ 09AzMm'\x7f\x00-"
+	rng := rand.New(rand.NewSource(2))
+	for n := range 71 {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = chars[rng.Intn(len(chars))]
+		}
+		in := string(b)
+		m := g.newMatcher(in, false)
+		if !m.isASCII() || string(m.lower) != strings.ToLower(in) {
+			t.Errorf("%q: ascii %v, lower %q", in, m.isASCII(), m.lower)
+		}
+		g.release(m)
+		for i := range n {
+			c := append([]byte(nil), b...)
+			c[i] = 0xc3
+			m := g.newMatcher(string(c), false)
+			if m.isASCII() {
+				t.Errorf("%q: ASCII", c)
+			}
+			g.release(m)
+		}
+	}
+}
