@@ -48,20 +48,24 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	lo := int32(len(o.pos))
 	first := -1
 	// Search for the rest of the token ('send': send'), rarer than the
-	// separators it starts with, then test those.
-	low, k := m.lower, tok.lead
+	// separators it starts with, then test those. bytes.Index is given
+	// at most 64 bytes at a time: on those it compares at every place in
+	// assembly, while on longer ones it calls IndexByte at each place
+	// the first byte occurs, which costs more when that byte is common
+	// (lower-case letters, quotes).
+	low, k, rest := m.lower, tok.lead, tok.rest
 	for q := k; q < len(low); {
 		var j int
 		if len(low)-q <= 64 {
-			j = bytes.Index(low[q:], tok.rest)
-		} else {
-			j = indexShort(low[q:], tok.rest)
-		}
-		if j < 0 {
-			break
+			if j = bytes.Index(low[q:], rest); j < 0 {
+				break
+			}
+		} else if j = bytes.Index(low[q:q+64], rest); j < 0 {
+			q += 64 - len(rest) + 1
+			continue
 		}
 		q += j
-		if t := q - k; k == 0 || string(low[t:q]) == tok.lower[:k] {
+		if t := q - k; k == 0 || k == 1 && low[t] == tok.lower[0] || k > 1 && string(low[t:q]) == tok.lower[:k] {
 			o.pos = append(o.pos, int32(t))
 			if first < 0 && t >= from {
 				first = t
@@ -97,21 +101,4 @@ func assignSearchIDs(start *crule, nrules int) {
 			}
 		}
 	})
-}
-
-// indexShort is bytes.Index searching at most 64 bytes per call: on those
-// bytes.Index compares at every place in assembly, while on longer ones
-// it calls IndexByte for each place the first byte occurs, which costs
-// more when that byte is common (lower-case letters, quotes).
-func indexShort(s, sep []byte) int {
-	for base := 0; ; {
-		end := min(len(s), base+64)
-		if j := bytes.Index(s[base:end], sep); j >= 0 {
-			return base + j
-		}
-		if end == len(s) {
-			return -1
-		}
-		base = end - len(sep) + 1
-	}
 }
