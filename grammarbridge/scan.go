@@ -17,21 +17,19 @@ import (
 // firstByte returns the folded first byte of the input at pos after
 // separators (-1 at the end of the input), and whether it is known: it is
 // not when a wildcard is open (the next part may be anywhere) or the input
-// there is not ASCII.
+// there is not ASCII. It reads m.lower, which lowerInput fills for any
+// input (bytes that are not ASCII copied).
 func (m *matcher) firstByte(pos int, w wild) (int, bool) {
 	if w.start >= 0 {
 		return 0, false
 	}
-	for q := pos; q < len(m.in); q++ {
-		ch := m.in[q]
-		if ch >= utf8.RuneSelf {
-			return 0, false
-		}
-		if !asciiSep[ch] {
-			if 'A' <= ch && ch <= 'Z' {
-				ch += 'a' - 'A'
+	low := m.lower
+	for q := pos; uint(q) < uint(len(low)); q++ {
+		if c := low[q]; !asciiSep[c] {
+			if c >= utf8.RuneSelf {
+				return 0, false
 			}
-			return int(ch), true
+			return int(c), true
 		}
 	}
 	return -1, true
@@ -40,7 +38,18 @@ func (m *matcher) firstByte(pos int, w wild) (int, bool) {
 // setWild ends the pending wildcard w at end; its text, trimmed of
 // separators, must not be empty.
 func (m *matcher) setWild(w wild, end int) bool {
-	a, b := trimSeps(m.in, w.start, end)
+	a, b := w.start, end
+	if m.asciiState == 1 {
+		low := m.lower
+		for a < b && asciiSep[low[a]] {
+			a++
+		}
+		for b > a && asciiSep[low[b-1]] {
+			b--
+		}
+	} else {
+		a, b = trimSeps(m.in, a, b)
+	}
 	if a == b {
 		return false
 	}
@@ -148,7 +157,8 @@ func (m *matcher) isASCII() bool {
 }
 
 // lowerInput lower-cases the input into m.lower and sets m.asciiState,
-// eight bytes at a time.
+// eight bytes at a time. In input that is not ASCII, only the ASCII bytes
+// are lower-cased (see lowerRest).
 func (m *matcher) lowerInput() {
 	in := m.in
 	if cap(m.lower) < len(in)+8 {
@@ -166,6 +176,7 @@ func (m *matcher) lowerInput() {
 	for len(src) >= 16 && len(dst) >= 16 {
 		x, y := le.LittleEndian.Uint64(src), le.LittleEndian.Uint64(src[8:])
 		if (x|y)&hi != 0 {
+			lowerRest(src, dst)
 			m.asciiState = 2
 			return
 		}
@@ -176,6 +187,7 @@ func (m *matcher) lowerInput() {
 	for len(src) >= 8 && len(dst) >= 8 {
 		x := le.LittleEndian.Uint64(src)
 		if x&hi != 0 {
+			lowerRest(src, dst)
 			m.asciiState = 2
 			return
 		}
@@ -188,9 +200,18 @@ func (m *matcher) lowerInput() {
 	}
 	for i, c := range src {
 		if c >= utf8.RuneSelf {
+			lowerRest(src[i:], dst[i:])
 			m.asciiState = 2
 			return
 		}
+		dst[i] = c | asciiUpper[c]
+	}
+}
+
+// lowerRest lower-cases the ASCII letters of src into dst and copies the
+// other bytes: the rest of an input that is not ASCII.
+func lowerRest(src, dst []byte) {
+	for i, c := range src {
 		dst[i] = c | asciiUpper[c]
 	}
 }
