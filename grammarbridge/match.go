@@ -326,11 +326,8 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 	case partNumber:
 		if w.start >= 0 {
-			in := m.in
-			for t := w.start; t < len(in); t++ {
-				if !numberStart[in[t]] {
-					continue // a number starts with a digit or a sign
-				}
+			// A number starts with a digit or a sign.
+			for t := m.nextNumberStart(w.start); t >= 0; t = m.nextNumberStart(t + 1) {
 				m.work++
 				if v, e, ok := m.numberAt(a.spacing, t); ok && m.boundary(t, a.spacing) && m.setWild(w, t) {
 					m.bindNumber(c, a, i, p, v, e)

@@ -56,12 +56,12 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	low, k, rest := m.lower, tok.lead, tok.rest
 	for q := k; q < len(low); {
 		var j int
-		if len(low)-q <= 64 {
+		if len(low)-q <= 64 || len(rest) > 32 {
 			if j = bytes.Index(low[q:], rest); j < 0 {
 				break
 			}
 		} else if j = bytes.Index(low[q:q+64], rest); j < 0 {
-			q += 64 - len(rest) + 1
+			q += 64 - len(rest) + 1 // the places not tried
 			continue
 		}
 		q += j

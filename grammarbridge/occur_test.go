@@ -16,7 +16,10 @@ func TestEngineOccLists(t *testing.T) {
 		"'send' 'to' Bob 'to' x", "to' 'to'", "''to'", "'TO' 'tO'", "x'to'y", "'t'o'", "", "aaaa", "Tata to toto",
 		long, long[:63], long[:64], long[:65], long[:127], long[:130], "caf\u00e9 to 'to' \u212a",
 	}
-	toks := []string{"'to'", "''to'", "'t", ",.k", "'send'", "to", "a", "aa", "at", "'to ton'", "email"}
+	inputs = append(inputs, strings.Repeat("abcdefghij", 20), strings.Repeat("abcdefghij", 20)+"'x")
+	toks := []string{"'to'", "''to'", "'t", ",.k", "'send'", "to", "a", "aa", "at", "'to ton'", "email",
+		strings.Repeat("abcdefghij", 7), "'" + strings.Repeat("abcdefghij", 3) + "ab", strings.Repeat("abcdefghij", 3) + "abc",
+		"jabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij'x"}
 	parts := make([]cpart, len(toks))
 	for i, tk := range toks {
 		parts[i] = literalPart([]string{tk}, SpacingAuto)
@@ -84,5 +87,37 @@ func TestEngineLowerInputLengths(t *testing.T) {
 			}
 			g.release(m)
 		}
+	}
+}
+
+// TestEngineNextNumberStart checks the eight-bytes-at-a-time search for a
+// digit or a sign against a byte loop, on ASCII and other inputs.
+func TestEngineNextNumberStart(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	// Inputs that are not ASCII alternate with ASCII ones on the same
+	// matcher: the padding past the input holds bytes of the one before.
+	charSets := []string{"a0 9+-/:,*\xc3\xa9)x.\x00\x7f\xff", "a0 9+-/:,*)x.\x00\x7f,;"}
+	rng := rand.New(rand.NewSource(3))
+	for k := range 800 {
+		chars := charSets[k%2]
+		b := make([]byte, rng.Intn(40))
+		for i := range b {
+			b[i] = chars[rng.Intn(len(chars))]
+		}
+		in := string(b)
+		m := g.newMatcher(in, false)
+		for from := 0; from <= len(in)+1; from++ {
+			want := -1
+			for i := from; i < len(in); i++ {
+				if numberStart[in[i]] {
+					want = i
+					break
+				}
+			}
+			if got := m.nextNumberStart(from); got != want {
+				t.Errorf("%q from %d: got %d, want %d", in, from, got, want)
+			}
+		}
+		g.release(m)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	le "encoding/binary"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
@@ -215,6 +216,43 @@ func lowerRest(src, dst []byte) {
 		dst[i] = c | asciiUpper[c]
 	}
 }
+
+// nextNumberStart returns the first position >= from where a number may
+// start (numberStart: a digit or a sign), or -1: what a number searched
+// after an open wildcard tries. On ASCII input it tests eight bytes of
+// m.lower at a time (as lowerInput does): per byte, the high bit of x+0x55
+// is set when the byte is >= '+' (0x80 - 0x2b), that of x+0x46 when it is
+// > '9' (0x7f - 0x39); the bytes between, digits, signs and ",./", are
+// then checked one by one. (Bytes past the input, in the padding, may be
+// anything: a carry out of one only reaches the bytes above it.)
+func (m *matcher) nextNumberStart(from int) int {
+	from = max(from, 0)
+	if m.asciiState != 1 {
+		for t := from; t < len(m.in); t++ {
+			if numberStart[m.in[t]] {
+				return t
+			}
+		}
+		return -1
+	}
+	low, n := m.lowerPad, len(m.lower)
+	for i := from; i < n; i += 8 {
+		x := le.LittleEndian.Uint64(low[i:])
+		for f := (x + 0x5555555555555555) &^ (x + 0x4646464646464646) & asciiHigh; f != 0; f &= f - 1 {
+			j := i + bits.TrailingZeros64(f)>>3
+			if j >= n {
+				return -1
+			}
+			if numberStart[low[j]] {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// asciiHigh has the high bit of each byte of a word.
+const asciiHigh = 0x8080808080808080
 
 // numberStart is true for the bytes a number can start with: digits and
 // signs.
