@@ -307,13 +307,16 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		if !p.asciiToks {
 			return m.tokensFrom(p, sp, 0, q)
 		}
-		if len(p.toks) > 1 || len(t.lower) > 8 {
+		if len(p.toks) > 1 {
 			return m.tokensASCII(p, sp, q)
 		}
-		// One short token (the most common literal): one compare, then
-		// the boundary after it.
+		// One token (the most common literal): its first eight bytes
+		// compared as a word, then the boundary after it.
 		e := q + len(t.lower)
 		if e > len(low) || le.LittleEndian.Uint64(m.lowerPad[q:])&t.mask != t.word {
+			return 0, false
+		}
+		if len(t.lower) > 8 && string(low[q+8:e]) != t.lower[8:] {
 			return 0, false
 		}
 		if sp == SpacingAuto && e < len(low) {
