@@ -307,17 +307,21 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		if !p.asciiToks {
 			return m.tokensFrom(p, sp, 0, q)
 		}
-		if len(p.toks) > 1 {
-			return m.tokensASCII(p, sp, q)
-		}
-		// One token (the most common literal): its first eight bytes
-		// compared as a word, then the boundary after it.
+		// The first token's first eight bytes compared as a word (most
+		// literals are one short token), the others (tokensRange), then
+		// the boundary after them.
 		e := q + len(t.lower)
 		if e > len(low) || le.LittleEndian.Uint64(m.lowerPad[q:])&t.mask != t.word {
 			return 0, false
 		}
 		if len(t.lower) > 8 && string(low[q+8:e]) != t.lower[8:] {
 			return 0, false
+		}
+		if len(p.toks) > 1 {
+			var ok bool
+			if e, ok = m.tokensRange(p, 1, len(p.toks), e); !ok {
+				return 0, false
+			}
 		}
 		if sp == SpacingAuto && e < len(low) {
 			if ca := asciiClass[low[e-1]]; ca != 0 && ca == asciiClass[low[e]] {
