@@ -27,15 +27,22 @@ type occSlot struct {
 	lo, hi int32
 }
 
-// occReset starts the lists of a new input.
+// reset starts the lists of a new input.
 func (o *occLists) reset() {
 	o.gen++
 	if o.gen == 0 {
 		clear(o.slots)
 		o.gen = 1
 	}
+	if cap(o.pos) > maxOccKeep {
+		o.pos = nil // a long input's lists are not kept for the next
+	}
 	o.pos = o.pos[:0]
 }
+
+// maxOccKeep is the most places whose buffer a matcher keeps between
+// inputs.
+const maxOccKeep = 1 << 14
 
 // occBuild lists the places of tok in the input and returns the first
 // one >= from, or -1.
