@@ -301,15 +301,17 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 			s++
 		}
 		q := s - t.lead
-		if uint(s) >= uint(len(low)) || q < pos || low[s] != t.lower[t.lead] {
+		if q < pos {
 			return 0, false
 		}
 		if !p.asciiToks {
 			return m.tokensFrom(p, sp, 0, q)
 		}
 		// The first token's first eight bytes compared as a word (most
-		// literals are one short token), the others (tokensRange), then
-		// the boundary after them.
+		// literals are one short token; the callers have mostly chosen
+		// it by the byte at s already), the others (tokensRange), then
+		// the boundary after them. At the end of the input, the token
+		// (longer than its lead) does not fit.
 		e := q + len(t.lower)
 		if e > len(low) || le.LittleEndian.Uint64(m.lowerPad[q:])&t.mask != t.word {
 			return 0, false
