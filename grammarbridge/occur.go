@@ -9,12 +9,15 @@ import "bytes"
 // searched token occurs. A literal after a wildcard is searched from the
 // wildcard's start, then again after each place found; the same token is
 // searched from many wildcard starts (each way the rule before it matched,
-// each alternative of a group) — on the reference inputs about twice as
-// many bytes.Index calls as there are places plus one per distinct token.
-// The first search for a token lists all its places in the input, from
-// the start; the later ones read the list. The lists of one input share
-// one buffer, and a list belongs to the current input when its generation
-// is the input's, so nothing is cleared between inputs.
+// each alternative of a group): on the reference inputs, about twice as
+// many bytes.Index calls as there are places plus one per distinct token
+// (image 11.1 calls an input against 6.5, email 12.6 against 5.1). The
+// first search for a token lists all its places in the input, from the
+// start, so that a later search from an earlier wildcard start needs no
+// other; the later ones read the list, in nextCandidate itself. The lists
+// of one input share one buffer, and a list belongs to the current input
+// when its generation is the input's, so nothing is cleared between
+// inputs.
 type occLists struct {
 	gen   uint32    // the current input's generation (lowerInput)
 	slots []occSlot // by ctoken.search

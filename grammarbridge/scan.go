@@ -60,8 +60,9 @@ func (m *matcher) setWild(w wild, end int) bool {
 }
 
 // nextCandidate returns the first position >= from where p's first token
-// may start, or -1. For an ASCII token in ASCII input it searches the
-// lower-cased input; otherwise every rune start is a candidate.
+// may start, or -1. For an ASCII token in ASCII input it reads the token's
+// list of places (occur.go), or searches the lower-cased input when the
+// token has no search id; otherwise every rune start is a candidate.
 func (m *matcher) nextCandidate(p *cpart, from int) int {
 	tok := &p.toks[0]
 	if id := int(tok.search); id > 0 && m.asciiState == 1 {
