@@ -22,8 +22,9 @@ func isSep(r rune) bool {
 	return unicode.IsPunct(r)
 }
 
-// asciiSep is isSep for ASCII, as a table.
-var asciiSep = func() (t [utf8.RuneSelf]bool) {
+// asciiSep is isSep for ASCII, as a table (of 256 entries, so that
+// indexing it with a byte needs no bounds check; the others are false).
+var asciiSep = func() (t [256]bool) {
 	for _, c := range " \t\n\v\f\r" {
 		t[c] = true
 	}

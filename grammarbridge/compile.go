@@ -157,6 +157,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	} else {
 		dropRedundantSkips(start, c.nrules)
 	}
+	assignSearchIDs(start, c.nrules)
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
 	walkRules(start, c.nrules, (*crule).buildDispatch)

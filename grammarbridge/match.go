@@ -142,6 +142,7 @@ type matcher struct {
 	asciiState  uint8             // 0 unknown, 1 the input is ASCII, 2 it is not
 	lowerPad    []byte            // lower and 8 more bytes (of no meaning)
 	pairsDone   bool              // pairs is filled for this input
+	occ         occLists          // places of the searched tokens (occur.go)
 	pairs       [pairWords]uint64 // hashed set of lower's byte pairs (pairHash), for long searches
 	failTab     []failSlot        // set of failed states (memo.go), by generation
 	nfail       int               // its entries of this input
@@ -325,11 +326,8 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 	case partNumber:
 		if w.start >= 0 {
-			in := m.in
-			for t := w.start; t < len(in); t++ {
-				if !numberStart[in[t]] {
-					continue // a number starts with a digit or a sign
-				}
+			// A number starts with a digit or a sign.
+			for t := m.nextNumberStart(w.start); t >= 0; t = m.nextNumberStart(t + 1) {
 				m.work++
 				if v, e, ok := m.numberAt(a.spacing, t); ok && m.boundary(t, a.spacing) && m.setWild(w, t) {
 					m.bindNumber(c, a, i, p, v, e)

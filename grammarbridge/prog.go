@@ -232,6 +232,10 @@ type ctoken struct {
 	rest    []byte
 	pair    uint16
 	hasPair bool
+	// search, for the first token of a literal part, identifies its
+	// lower-cased text among the grammar's (from 1; 0: none): the
+	// matcher keeps the places of each in the input (occur.go).
+	search int32
 }
 
 // sepKind is the separator rule between two tokens of a literal.

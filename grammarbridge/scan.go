@@ -9,6 +9,7 @@ import (
 	le "encoding/binary"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
@@ -17,21 +18,19 @@ import (
 // firstByte returns the folded first byte of the input at pos after
 // separators (-1 at the end of the input), and whether it is known: it is
 // not when a wildcard is open (the next part may be anywhere) or the input
-// there is not ASCII.
+// there is not ASCII. It reads m.lower, which lowerInput fills for any
+// input (bytes that are not ASCII copied).
 func (m *matcher) firstByte(pos int, w wild) (int, bool) {
 	if w.start >= 0 {
 		return 0, false
 	}
-	for q := pos; q < len(m.in); q++ {
-		ch := m.in[q]
-		if ch >= utf8.RuneSelf {
-			return 0, false
-		}
-		if !asciiSep[ch] {
-			if 'A' <= ch && ch <= 'Z' {
-				ch += 'a' - 'A'
+	low := m.lower
+	for q := pos; uint(q) < uint(len(low)); q++ {
+		if c := low[q]; !asciiSep[c] {
+			if c >= utf8.RuneSelf {
+				return 0, false
 			}
-			return int(ch), true
+			return int(c), true
 		}
 	}
 	return -1, true
@@ -40,7 +39,18 @@ func (m *matcher) firstByte(pos int, w wild) (int, bool) {
 // setWild ends the pending wildcard w at end; its text, trimmed of
 // separators, must not be empty.
 func (m *matcher) setWild(w wild, end int) bool {
-	a, b := trimSeps(m.in, w.start, end)
+	a, b := w.start, end
+	if m.asciiState == 1 {
+		low := m.lower
+		for a < b && asciiSep[low[a]] {
+			a++
+		}
+		for b > a && asciiSep[low[b-1]] {
+			b--
+		}
+	} else {
+		a, b = trimSeps(m.in, a, b)
+	}
 	if a == b {
 		return false
 	}
@@ -50,13 +60,29 @@ func (m *matcher) setWild(w wild, end int) bool {
 }
 
 // nextCandidate returns the first position >= from where p's first token
-// may start, or -1. For an ASCII token in ASCII input it searches the
-// lower-cased input; otherwise every rune start is a candidate.
+// may start, or -1. For an ASCII token in ASCII input it reads the token's
+// list of places (occur.go), or searches the lower-cased input when the
+// token has no search id; otherwise every rune start is a candidate.
 func (m *matcher) nextCandidate(p *cpart, from int) int {
+	tok := &p.toks[0]
+	if id := int(tok.search); id > 0 && m.asciiState == 1 {
+		// The token's places in this input, listed by its first search
+		// (occur.go).
+		o := &m.occ
+		if id < len(o.slots) && o.slots[id].gen == o.gen {
+			s := &o.slots[id]
+			for i := s.lo; i < s.hi; i++ {
+				if t := int(o.pos[i]); t >= from {
+					return t
+				}
+			}
+			return -1
+		}
+		return m.occBuild(tok, from)
+	}
 	if from >= len(m.in) {
 		return -1
 	}
-	tok := &p.toks[0]
 	if !tok.ascii || !m.isASCII() {
 		for from < len(m.in) && !utf8.RuneStart(m.in[from]) {
 			from++
@@ -133,7 +159,8 @@ func (m *matcher) isASCII() bool {
 }
 
 // lowerInput lower-cases the input into m.lower and sets m.asciiState,
-// eight bytes at a time.
+// eight bytes at a time. In input that is not ASCII, only the ASCII bytes
+// are lower-cased (see lowerRest).
 func (m *matcher) lowerInput() {
 	in := m.in
 	if cap(m.lower) < len(in)+8 {
@@ -143,6 +170,7 @@ func (m *matcher) lowerInput() {
 	// Eight bytes can be loaded at any position of the input (see
 	// tokenWord); the ones past its end are never compared.
 	m.lower, m.lowerPad, m.asciiState, m.pairsDone = low, m.lower[:len(in)+8], 1, false
+	m.occ.reset()
 	const hi = 0x8080808080808080
 	// A read-only view of the input's bytes.
 	src := unsafe.Slice(unsafe.StringData(in), len(in))
@@ -150,6 +178,7 @@ func (m *matcher) lowerInput() {
 	for len(src) >= 16 && len(dst) >= 16 {
 		x, y := le.LittleEndian.Uint64(src), le.LittleEndian.Uint64(src[8:])
 		if (x|y)&hi != 0 {
+			lowerRest(src, dst)
 			m.asciiState = 2
 			return
 		}
@@ -160,6 +189,7 @@ func (m *matcher) lowerInput() {
 	for len(src) >= 8 && len(dst) >= 8 {
 		x := le.LittleEndian.Uint64(src)
 		if x&hi != 0 {
+			lowerRest(src, dst)
 			m.asciiState = 2
 			return
 		}
@@ -172,12 +202,58 @@ func (m *matcher) lowerInput() {
 	}
 	for i, c := range src {
 		if c >= utf8.RuneSelf {
+			lowerRest(src[i:], dst[i:])
 			m.asciiState = 2
 			return
 		}
 		dst[i] = c | asciiUpper[c]
 	}
 }
+
+// lowerRest lower-cases the ASCII letters of src into dst and copies the
+// other bytes: the rest of an input that is not ASCII.
+func lowerRest(src, dst []byte) {
+	for i, c := range src {
+		dst[i] = c | asciiUpper[c]
+	}
+}
+
+// nextNumberStart returns the first position >= from where a number may
+// start (numberStart: a digit or a sign), or -1: what a number searched
+// after an open wildcard tries. On ASCII input it tests eight bytes of
+// m.lower at a time (as lowerInput does): per byte, the high bit of x+0x55
+// is set when the byte is >= '+' (0x80 - 0x2b), that of x+0x46 when it is
+// > '9' (0x7f - 0x39); the bytes between, digits, signs and ",./", are
+// then checked one by one. (Bytes past the input, in the padding, may be
+// anything: a carry out of one only reaches the bytes above it.)
+func (m *matcher) nextNumberStart(from int) int {
+	from = max(from, 0)
+	if m.asciiState != 1 {
+		for t := from; t < len(m.in); t++ {
+			if numberStart[m.in[t]] {
+				return t
+			}
+		}
+		return -1
+	}
+	low, n := m.lowerPad, len(m.lower)
+	for i := from; i < n; i += 8 {
+		x := le.LittleEndian.Uint64(low[i:])
+		for f := (x + 0x5555555555555555) &^ (x + 0x4646464646464646) & asciiHigh; f != 0; f &= f - 1 {
+			j := i + bits.TrailingZeros64(f)>>3
+			if j >= n {
+				return -1
+			}
+			if numberStart[low[j]] {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// asciiHigh has the high bit of each byte of a word.
+const asciiHigh = 0x8080808080808080
 
 // numberStart is true for the bytes a number can start with: digits and
 // signs.
@@ -192,7 +268,7 @@ var numberStart = func() (t [256]bool) {
 // asciiClass is 1 for ASCII letters, 2 for digits, 0 for the other ASCII
 // bytes: in auto spacing, a separator is needed between two bytes of the
 // same non-zero class (needsSep).
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+var asciiClass = func() (t [256]uint8) {
 	for c := 'a'; c <= 'z'; c++ {
 		t[c], t[c-'a'+'A'] = 1, 1
 	}
@@ -203,8 +279,8 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 }()
 
 // asciiUpper is 0x20 for the ASCII upper-case letters, 0 for the other
-// ASCII bytes: c|asciiUpper[c] lower-cases c.
-var asciiUpper = func() (t [utf8.RuneSelf]byte) {
+// bytes: c|asciiUpper[c] lower-cases c.
+var asciiUpper = func() (t [256]byte) {
 	for c := 'A'; c <= 'Z'; c++ {
 		t[c] = 0x20
 	}
@@ -214,37 +290,52 @@ var asciiUpper = func() (t [utf8.RuneSelf]byte) {
 // stringAt matches a literal part at pos, skipping separators lazily (the
 // fewest that let the part match), as TypeAgent's regular expression does.
 func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
-	if t := &p.toks[0]; t.ascii && !t.sepFirst && m.asciiState == 1 {
-		// ASCII input, lower-cased: skip the separators, test the first
-		// byte, then the tokens.
-		low := m.lower
-		q := pos
-		for q < len(low) && asciiSep[low[q]] {
-			q++
-		}
-		if q == len(low) || low[q] != t.lower[0] {
-			return 0, false
-		}
-		if p.asciiToks {
-			return m.tokensASCII(p, sp, q)
-		}
-		return m.tokensFrom(p, sp, 0, q)
-	}
-	if t := &p.toks[0]; t.lead > 0 && m.asciiState == 1 {
-		// ASCII input, a token that starts with lead separators ('send'):
-		// its first other character can only be the first one that is
-		// not a separator after pos (every place before it is a
-		// separator), so only one place can match.
+	if t := &p.toks[0]; m.asciiState == 1 && (t.lead > 0 || t.ascii && !t.sepFirst) {
+		// ASCII input, lower-cased, and a first token that starts with a
+		// letter or symbol, which no separator matches, or with lead
+		// separators ('send'): its first other character can only be the
+		// first one that is not a separator after pos (every place before
+		// it is a separator), so only one place can match.
 		low := m.lower
 		s := pos
-		for s < len(low) && asciiSep[low[s]] {
+		for uint(s) < uint(len(low)) && asciiSep[low[s]] {
 			s++
 		}
 		q := s - t.lead
-		if s == len(low) || q < pos || low[s] != t.lower[t.lead] {
+		if q < pos {
 			return 0, false
 		}
-		return m.tokensAt(p, sp, q)
+		if !p.asciiToks {
+			return m.tokensFrom(p, sp, 0, q)
+		}
+		// The first token's first eight bytes compared as a word (most
+		// literals are one short token; the callers have mostly chosen
+		// it by the byte at s already), the others (tokensRange), then
+		// the boundary after them. At the end of the input, the token
+		// (longer than its lead) does not fit.
+		e := q + len(t.lower)
+		if e > len(low) || le.LittleEndian.Uint64(m.lowerPad[q:])&t.mask != t.word {
+			return 0, false
+		}
+		if len(t.lower) > 8 && string(low[q+8:e]) != t.lower[8:] {
+			return 0, false
+		}
+		if len(p.toks) > 1 {
+			var ok bool
+			if e, ok = m.tokensRange(p, 1, len(p.toks), e); !ok {
+				return 0, false
+			}
+		}
+		if sp == SpacingAuto && e < len(low) {
+			if ca := asciiClass[low[e-1]]; ca != 0 && ca == asciiClass[low[e]] {
+				return 0, false
+			}
+			return e, true
+		}
+		if !m.boundary(e, sp) {
+			return 0, false
+		}
+		return e, true
 	}
 	if t := &p.toks[0]; t.ascii && !t.sepFirst {
 		// The first token starts with a letter or symbol, which no
@@ -338,7 +429,7 @@ func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 			continue
 		}
 		s := e
-		for s < len(low) && asciiSep[low[s]] {
+		for uint(s) < uint(len(low)) && asciiSep[low[s]] {
 			s++
 		}
 		// A token that starts with lead separators can only start lead
@@ -362,7 +453,7 @@ func (m *matcher) tokensRange(p *cpart, from, to, pos int) (int, bool) {
 		if i > 0 {
 			if k := p.seps[i-1]; k != sepNone {
 				s := pos
-				for s < len(low) && asciiSep[low[s]] {
+				for uint(s) < uint(len(low)) && asciiSep[low[s]] {
 					s++
 				}
 				q := s - p.toks[i].lead // see tokensASCII
