@@ -150,13 +150,18 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	}
 	if !opts.naive {
 		markValueUsed(start, c.nrules)
-		spliceSilent(start, c.nrules)
 	}
 	computeFirst(start, c.nrules)
 	if opts.naive {
 		disablePruning(start, map[*crule]bool{})
 	} else {
 		dropRedundantSkips(start, c.nrules)
+		// After dropRedundantSkips, which makes more rule parts
+		// non-optional; the first-byte sets are then those of the new
+		// parts.
+		if spliceSilent(start, c.nrules) {
+			computeFirst(start, c.nrules)
+		}
 	}
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
@@ -983,14 +988,18 @@ func markValueUsed(start *crule, nrules int) {
 // matcher saves the rule entry (continuation, memo slot, first visit) and
 // the return to the caller. Rule parts spliced in keep no value: they are
 // silent or keywords, as they were under the spliced rule.
-func spliceSilent(start *crule, nrules int) {
+// It reports whether it spliced any.
+func spliceSilent(start *crule, nrules int) bool {
+	any := false
 	walkRules(start, nrules, func(r *crule) {
 		for _, a := range r.alts {
 			if hasSplice(a) {
 				a.parts = spliceParts(a.parts, a.spacing, 0)
+				any = true
 			}
 		}
 	})
+	return any
 }
 
 // maxSplice bounds how deep spliceParts splices rules into rules (a rule
