@@ -300,17 +300,7 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 	switch p.kind {
 	case partString:
 		if w.start >= 0 {
-			// The literal may start anywhere after the wildcard's start,
-			// even inside a word (TypeAgent); each place is a split.
-			for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
-				m.work++
-				if e, ok := m.tokensAtCandidate(p, a.spacing, t); ok && m.setWild(w, t) {
-					m.step(c, a, i+1, e, noWild)
-					if m.err != nil {
-						return
-					}
-				}
-			}
+			m.literalAfter(c, a, i, p, w, m.nextCandidate(p, w.start))
 			if m.track {
 				// The wildcard could have taken everything so far: the
 				// literal is what the input still needs.
@@ -385,6 +375,22 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 	case partPhrase:
 		m.stepMemo(c, a, i+1, pos, w)
+	}
+}
+
+// literalAfter matches literal p, part i of a, with wildcard w open, at
+// each place from t on (t: the first candidate, or -1): the literal may
+// start anywhere after the wildcard's start, even inside a word
+// (TypeAgent); each place is a split.
+func (m *matcher) literalAfter(c int32, a *calt, i int, p *cpart, w wild, t int) {
+	for ; t >= 0; t = m.nextCandidate(p, t+1) {
+		m.work++
+		if e, ok := m.tokensAtCandidate(p, a.spacing, t); ok && m.setWild(w, t) {
+			m.step(c, a, i+1, e, noWild)
+			if m.err != nil {
+				return
+			}
+		}
 	}
 }
 
@@ -481,7 +487,25 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			continue
 		}
 		i, e := 0, pos
-		if p := sub.literalAt(0); p != nil && w.start < 0 && !m.track {
+		if p := sub.literalAt(0); p != nil && !m.track {
+			if w.start >= 0 {
+				// Find the literal before anything is set up: most
+				// alternatives tried after a wildcard fail here.
+				t := m.nextCandidate(p, w.start)
+				m.work++ // the step it saves
+				if t < 0 {
+					continue
+				}
+				if m.silent == 0 {
+					m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+				}
+				m.literalAfter(c, sub, 0, p, w, t)
+				m.tn = n
+				if m.err != nil {
+					return
+				}
+				continue
+			}
 			var ok bool
 			if e, ok = m.stringAt(p, sub.spacing, pos); !ok {
 				continue
