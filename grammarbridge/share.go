@@ -378,7 +378,23 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 				if !nd.goesOn(out.ch) {
 					continue
 				}
-				if p := a.literalAt(i); p != nil && out.wstart < 0 {
+				if p := a.literalAt(i); p != nil {
+					if out.wstart >= 0 {
+						// After the open wildcard: find the literal
+						// before the trail is set up.
+						t := m.nextCandidate(p, int(out.wstart))
+						m.work++ // the step it saves
+						if t < 0 {
+							continue
+						}
+						w := m.resume(a, &out, slot, n)
+						m.literalAfter(c, a, i, p, w, t)
+						m.tn = n
+						if m.err != nil {
+							return
+						}
+						continue
+					}
 					var ok bool
 					if e, ok = m.stringAt(p, a.spacing, e); !ok {
 						continue
