@@ -163,6 +163,11 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 			computeFirst(start, c.nrules)
 		}
 	}
+	walkRules(start, c.nrules, func(r *crule) {
+		for _, a := range r.alts {
+			a.lit0 = a.literalAt(0)
+		}
+	})
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
 	walkRules(start, c.nrules, (*crule).buildDispatch)

@@ -487,7 +487,7 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			continue
 		}
 		i, e := 0, pos
-		if p := sub.literalAt(0); p != nil && !m.track {
+		if p := sub.lit0; p != nil && !m.track {
 			if w.start >= 0 {
 				// Find the literal before anything is set up: most
 				// alternatives tried after a wildcard fail here.

@@ -159,6 +159,7 @@ type calt struct {
 	first    byteSet
 	firstAny bool // see crule
 	parts    []cpart
+	lit0     *cpart // literalAt(0), set once the parts are final
 	spacing  Spacing
 	nslots   int
 

@@ -32,6 +32,9 @@ type shareNode struct {
 	// matcher skips the node where the input goes on otherwise.
 	first    byteSet
 	firstAny bool
+	// lit0 is alt's part (for an inner node: synth's part) at the parent
+	// node's depth when it is a literal (literalAt), else nil.
+	lit0 *cpart
 	// sel, for an inner node with up to 64 kids, gives for each folded
 	// byte (128: the end of the input) the set of kids (bit k: kids[k])
 	// that can go on with it.
@@ -126,7 +129,7 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 					continue
 				}
 			}
-			nd := shareNode{alt: alts[i]}
+			nd := shareNode{alt: alts[i], lit0: alts[i].literalAt(depth)}
 			nd.first, nd.firstAny = suffixFirst(alts[i], depth)
 			nodes = append(nodes, nd)
 			i = j
@@ -151,11 +154,11 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 		if kids == nil {
 			kids = make([]shareNode, j-i)
 			for k, a := range alts[i:j] {
-				kids[k] = shareNode{alt: a}
+				kids[k] = shareNode{alt: a, lit0: a.literalAt(d)}
 				kids[k].first, kids[k].firstAny = suffixFirst(a, d)
 			}
 		}
-		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids}
+		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids, lit0: alts[i].literalAt(depth)}
 		if len(kids) <= 64 {
 			nd.sel = new([129]uint64)
 			for k := range kids {
@@ -355,7 +358,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		if a := nd.alt; a != nil {
 			if head < 0 {
 				i, e := depth, pos
-				if p := a.literalAt(i); p != nil {
+				if p := nd.lit0; p != nil {
 					var ok bool
 					if e, ok = m.stringAt(p, a.spacing, pos); !ok {
 						continue
@@ -378,7 +381,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 				if !nd.goesOn(out.ch) {
 					continue
 				}
-				if p := a.literalAt(i); p != nil {
+				if p := nd.lit0; p != nil {
 					if out.wstart >= 0 {
 						// After the open wildcard: find the literal
 						// before the trail is set up.
@@ -413,7 +416,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		// Collect the ways parts [depth, nd.depth) match after each way
 		// the parts before them did. A first shared part that is a
 		// literal is tested before anything is set up.
-		lit := nd.synth.literalAt(depth)
+		lit := nd.lit0
 		i0, e0 := depth, pos
 		if head < 0 && lit != nil {
 			var ok bool
@@ -522,7 +525,7 @@ func (m *matcher) tryLiteral(nd *shareNode, pos, slot int, c int32, n int) {
 		// Not lower-cased: one alternative at a time.
 		for _, a := range nd.alts {
 			i, e := 0, pos
-			if q := a.literalAt(0); q != nil {
+			if q := a.lit0; q != nil {
 				var ok bool
 				if e, ok = m.stringAt(q, a.spacing, pos); !ok {
 					continue
