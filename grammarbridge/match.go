@@ -410,12 +410,16 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 		}
 	}
 	alts := p.rule.alts
+	// test: the alternatives' first bytes are to be tested (not when the
+	// list is the one for ch).
+	test := known
 	if !m.track {
 		alts = p.rule.altsFor(ch, known)
+		test = known && p.rule.firstIdx == nil
 	}
 	for _, sub := range alts {
 		sp := &sub.parts[0]
-		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+		if test && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
 			if m.track {
 				m.expectString(sp, pos)
 			}
@@ -582,9 +586,10 @@ func (m *matcher) enterRule(k int32, p *cpart, pos int, w wild) {
 // afterRule continues after p's rule (entered with continuation k) has
 // matched up to pos.
 func (m *matcher) afterRule(k int32, p *cpart, pos int, w wild) {
-	kc := m.conts[k] // a copy: the arena may grow below
+	kc := &m.conts[k] // not used once the arena may have grown
+	parent, alt, part := kc.parent, kc.alt, kc.part
 	if p.repeat && pos > int(kc.pos) {
-		k2 := m.pushCont(cont{parent: kc.parent, alt: kc.alt, part: kc.part, pos: int32(pos), depth: kc.depth, serial: m.nextSerial(), outer: -1})
+		k2 := m.pushCont(cont{parent: parent, alt: alt, part: part, pos: int32(pos), depth: kc.depth, serial: m.nextSerial(), outer: -1})
 		// Still inside p's rule: when p is silent, m.silent already counts it.
 		m.enterRule(k2, p, pos, w)
 		m.ctop--
@@ -592,11 +597,11 @@ func (m *matcher) afterRule(k int32, p *cpart, pos int, w wild) {
 	if p.silent {
 		// Back in the caller, which is not silent on account of p.
 		m.silent--
-		m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
+		m.stepMemo(parent, m.g.alts[alt], int(part)+1, pos, w)
 		m.silent++
 		return
 	}
-	m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
+	m.stepMemo(parent, m.g.alts[alt], int(part)+1, pos, w)
 }
 
 func (m *matcher) bindNumber(c int32, a *calt, i int, p *cpart, v float64, e int) {
@@ -608,21 +613,26 @@ func (m *matcher) bindNumber(c int32, a *calt, i int, p *cpart, v float64, e int
 
 // finishAlt continues after alternative a has matched up to pos.
 func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
-	if c != top && m.conts[c].collect < 0 {
+	n := m.tn
+	if c == top {
+		if m.silent == 0 {
+			m.push(event{kind: evEnd})
+		}
+		m.finishTop(pos, w)
+		m.tn = n
+		return
+	}
+	kc := &m.conts[c] // the arena does not grow before its last use
+	if kc.collect < 0 {
 		m.collectShare(c, pos, w)
 		return
 	}
-	n := m.tn
 	if m.silent == 0 {
 		m.push(event{kind: evEnd})
 	}
-	switch {
-	case c == top:
-		m.finishTop(pos, w)
-	case m.conts[c].collect > 0:
+	if kc.collect > 0 {
 		m.collect(c, pos, w)
-	default:
-		kc := &m.conts[c]
+	} else {
 		m.afterRule(c, &m.g.alts[kc.alt].parts[kc.part], pos, w)
 	}
 	m.tn = n
