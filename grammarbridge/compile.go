@@ -653,6 +653,9 @@ func literalPart(tokens []string, sp Spacing) cpart {
 			p.asciiToks = false
 		}
 	}
+	if t := &p.toks[0]; t.ascii && !t.sepFirst {
+		p.fword, p.fmask = t.word, t.mask
+	}
 	return p
 }
 

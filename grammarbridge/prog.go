@@ -211,7 +211,12 @@ type cpart struct {
 	// a separator unless it has lead (see matcher.tokensASCII).
 	asciiToks bool
 	seps      []sepKind // seps[i] is between toks[i] and toks[i+1]
-	text      string    // tokens joined by single spaces, as written
+	// fword and fmask, when the first token is ASCII and does not start
+	// with a separator, are its ctoken.word and mask (else 0): on ASCII
+	// input the literal can only match where the first bytes after the
+	// separators are those (see matcher.firstWord).
+	fword, fmask uint64
+	text         string // tokens joined by single spaces, as written
 }
 
 // ctoken is a literal token.
