@@ -441,8 +441,12 @@ func (m *matcher) literalAfter(c int32, a *calt, i int, p *cpart, w wild, t int)
 // ranking counts travel with its value only.
 func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	n := m.tn
+	if w.start >= 0 {
+		m.keywordsAfter(c, a, i, p, w, n)
+		return
+	}
 	ch, known := m.firstByte(pos, w)
-	if p.rule.kwTrees && w.start < 0 && !m.track && m.asciiState == 1 {
+	if p.rule.kwTrees && !m.track && m.asciiState == 1 {
 		if tree := p.rule.treeFor(ch, known); tree != nil {
 			m.keywordTree(tree, c, a, i, p, pos, n)
 			return
@@ -452,9 +456,14 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	// test: the alternatives' first bytes are to be tested (not when the
 	// list is the one for ch).
 	test := known
+	var x uint64 // the input's first word at pos, when xok (see firstWord)
+	xok := false
 	if !m.track {
 		alts = p.rule.altsFor(ch, known)
 		test = known && p.rule.firstIdx == nil
+		if len(alts) > 1 {
+			x, xok = m.firstWord(pos)
+		}
 	}
 	for _, sub := range alts {
 		sp := &sub.parts[0]
@@ -464,27 +473,10 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 			}
 			continue
 		}
-		if w.start >= 0 {
-			for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
-				m.work++
-				if e, ok := m.tokensAtCandidate(sp, sub.spacing, t); ok && m.setWild(w, t) {
-					if p.valueUsed && m.silent == 0 {
-						m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-						m.push(event{kind: evEnd})
-					}
-					m.stepMemo(c, a, i+1, e, noWild)
-					m.tn = n
-					if m.err != nil {
-						return
-					}
-				}
-			}
-			if m.track {
-				m.expect(len(m.in), sp.toks[0].src)
-			}
+		m.work++
+		if xok && x&sp.fmask != sp.fword {
 			continue
 		}
-		m.work++
 		if e, ok := m.stringAt(sp, sub.spacing, pos); ok {
 			if p.valueUsed && m.silent == 0 {
 				m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
@@ -497,6 +489,32 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 			}
 		} else if m.track {
 			m.expectString(sp, pos)
+		}
+	}
+}
+
+// keywordsAfter is keywords with wildcard w open: each keyword may start
+// anywhere after the wildcard's start (the next byte is not known, so
+// every alternative is tried).
+func (m *matcher) keywordsAfter(c int32, a *calt, i int, p *cpart, w wild, n int) {
+	for _, sub := range p.rule.alts {
+		sp := &sub.parts[0]
+		for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
+			m.work++
+			if e, ok := m.tokensAtCandidate(sp, sub.spacing, t); ok && m.setWild(w, t) {
+				if p.valueUsed && m.silent == 0 {
+					m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+					m.push(event{kind: evEnd})
+				}
+				m.stepMemo(c, a, i+1, e, noWild)
+				m.tn = n
+				if m.err != nil {
+					return
+				}
+			}
+		}
+		if m.track {
+			m.expect(len(m.in), sp.toks[0].src)
 		}
 	}
 }
