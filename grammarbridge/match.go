@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Match is one distinct value that a grammar gives an input.
@@ -445,7 +446,7 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 		m.keywordsAfter(c, a, i, p, w, n)
 		return
 	}
-	ch, known := m.firstByte(pos, w)
+	q, ch, known := m.firstPlace(pos)
 	if p.rule.kwTrees && !m.track && m.asciiState == 1 {
 		if tree := p.rule.treeFor(ch, known); tree != nil {
 			m.keywordTree(tree, c, a, i, p, pos, n)
@@ -461,8 +462,9 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	if !m.track {
 		alts = p.rule.altsFor(ch, known)
 		test = known && p.rule.firstIdx == nil
-		if len(alts) > 1 {
-			x, xok = m.firstWord(pos)
+		if len(alts) > 1 && m.asciiState == 1 {
+			// The first word (see firstWord) where the first byte is.
+			x, xok = le.LittleEndian.Uint64(m.lowerPad[q:]), true
 		}
 	}
 	for _, sub := range alts {
@@ -491,6 +493,23 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 			m.expectString(sp, pos)
 		}
 	}
+}
+
+// firstPlace is firstByte with no wildcard open; it also returns where
+// that byte is: the first place at or after pos that is not a separator
+// (the input's length at its end).
+func (m *matcher) firstPlace(pos int) (q, ch int, known bool) {
+	in := m.in
+	for q = pos; q < len(in); q++ {
+		c := in[q]
+		if c >= utf8.RuneSelf {
+			return q, 0, false
+		}
+		if !asciiSep[c] {
+			return q, int(c | asciiUpper[c]), true
+		}
+	}
+	return q, -1, true
 }
 
 // keywordsAfter is keywords with wildcard w open: each keyword may start
