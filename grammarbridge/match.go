@@ -249,9 +249,18 @@ func (g *Grammar) release(m *matcher) {
 
 // push appends ev to the trail.
 func (m *matcher) push(ev event) {
-	if m.tn == len(m.tbuf) {
-		m.tbuf = append(m.tbuf, make([]event, len(m.tbuf)+32)...)
+	tb, tn := m.tbuf, m.tn
+	if uint(tn) < uint(len(tb)) { // and no second bounds check
+		tb[tn] = ev
+		m.tn = tn + 1
+		return
 	}
+	m.pushGrow(ev)
+}
+
+// pushGrow is push when the trail is full.
+func (m *matcher) pushGrow(ev event) {
+	m.tbuf = append(m.tbuf, make([]event, len(m.tbuf)+32)...)
 	m.tbuf[m.tn] = ev
 	m.tn++
 }
