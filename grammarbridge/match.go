@@ -4,7 +4,6 @@ import (
 	le "encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -331,8 +330,11 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		}
 	case partNumber:
 		if w.start >= 0 {
-			// A number starts with a digit or a sign.
-			for t := m.nextNumberStart(w.start); t >= 0; t = m.nextNumberStart(t + 1) {
+			in := m.in
+			for t := w.start; t < len(in); t++ {
+				if !numberStart[in[t]] {
+					continue // a number starts with a digit or a sign
+				}
 				m.work++
 				if v, e, ok := m.numberAt(a.spacing, t); ok && m.boundary(t, a.spacing) && m.setWild(w, t) {
 					m.bindNumber(c, a, i, p, v, e)
@@ -389,46 +391,6 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 	case partPhrase:
 		m.stepMemo(c, a, i+1, pos, w)
 	}
-}
-
-// nextNumberStart returns the first place at or after t where a number
-// can start (a digit or a sign), or -1. On ASCII input it tests eight
-// bytes at a time on the lower-cased copy (digits and signs are not
-// changed by lower-casing).
-func (m *matcher) nextNumberStart(t int) int {
-	in := m.in
-	if m.asciiState == 1 {
-		const (
-			ones = 0x0101010101010101
-			hi   = 0x8080808080808080
-		)
-		pad := m.lowerPad
-		for ; t < len(in); t += 8 {
-			// Every byte is below 0x80: the sums carry into no other
-			// byte. The high bit of each byte of ge0 is set when the
-			// byte is >= '0', of ge10 when it is > '9', of plus and
-			// minus when it is not '+', not '-'.
-			x := le.LittleEndian.Uint64(pad[t:])
-			ge0 := x + (0x80-'0')*ones
-			ge10 := x + (0x80-'9'-1)*ones
-			plus := x ^ '+'*ones + 0x7f*ones
-			minus := x ^ '-'*ones + 0x7f*ones
-			if set := (ge0&^ge10 | ^plus | ^minus) & hi; set != 0 {
-				// The bytes past the input's end mean nothing.
-				if q := t + bits.TrailingZeros64(set)/8; q < len(in) {
-					return q
-				}
-				return -1
-			}
-		}
-		return -1
-	}
-	for ; t < len(in); t++ {
-		if numberStart[in[t]] {
-			return t
-		}
-	}
-	return -1
 }
 
 // literalAfter matches literal p, part i of a, with wildcard w open, at
