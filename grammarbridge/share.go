@@ -337,11 +337,11 @@ func (r *crule) treeFor(ch int, known bool) []shareNode {
 // one way that ends at pos with nothing on the trail (depth 0).
 func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int, sel *[129]uint64) {
 	mask := ^uint64(0)
-	var x uint64 // the input's first word at pos, when xok (see firstWord)
-	xok := false
-	if head < 0 {
-		x, xok = m.firstWord(pos)
-	}
+	// The input's first word at pos (see firstWord), found when a node
+	// needs it: xs is 0 before, then 1 with x set, or 2 on non-ASCII
+	// input.
+	var x uint64
+	xs := int8(0)
 	if sel != nil && head >= 0 && m.shareOuts[head].next < 0 {
 		// One way: only the kids that can go on with the next byte.
 		if ch := m.shareOuts[head].ch; ch == -1 {
@@ -366,7 +366,10 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			if head < 0 {
 				i, e := depth, pos
 				if p := nd.lit0; p != nil {
-					if xok && x&p.fmask != p.fword {
+					if xs == 0 {
+						x, xs = m.firstWordState(pos)
+					}
+					if xs == 1 && x&p.fmask != p.fword {
 						continue
 					}
 					var ok bool
@@ -429,7 +432,10 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		lit := nd.lit0
 		i0, e0 := depth, pos
 		if head < 0 && lit != nil {
-			if xok && x&lit.fmask != lit.fword {
+			if xs == 0 {
+				x, xs = m.firstWordState(pos)
+			}
+			if xs == 1 && x&lit.fmask != lit.fword {
 				continue
 			}
 			var ok bool
@@ -509,6 +515,15 @@ func (m *matcher) firstWord(pos int) (x uint64, ok bool) {
 	// At the end of the input the bytes mean nothing: every literal fails
 	// there anyway.
 	return le.LittleEndian.Uint64(m.lowerPad[pos:]), true
+}
+
+// firstWordState is firstWord with its result as tryTree keeps it: the
+// word and 1, or 2 on non-ASCII input.
+func (m *matcher) firstWordState(pos int) (uint64, int8) {
+	if x, ok := m.firstWord(pos); ok {
+		return x, 1
+	}
+	return 0, 2
 }
 
 // goesOn reports whether the alternatives under nd may go on where the
