@@ -334,7 +334,8 @@ func (r *crule) treeFor(ch int, known bool) []shareNode {
 // tryTree explores the alternatives of a prefix tree whose parts
 // [0,depth) matched in the ways chained from m.shareOuts[head], under
 // continuation c, leaving the trail at n after each. head < 0 stands for
-// one way that ends at pos with nothing on the trail (depth 0).
+// one way that ends at pos with nothing on the trail (at depth 0, or after
+// a shared literal).
 func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int, sel *[129]uint64) {
 	mask := ^uint64(0)
 	// The input's first word at pos (see firstWord), found when a node
@@ -443,6 +444,16 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 				continue
 			}
 			i0++
+			if i0 == nd.depth {
+				// The literal was the only shared part: it matched in one
+				// way, which leaves nothing on the trail, as at depth 0.
+				m.work++ // the step collecting it would have taken
+				m.tryTree(nd.kids, nd.depth, -1, e0, slot, c, n, nil)
+				if m.err != nil {
+					return
+				}
+				continue
+			}
 		}
 		d := int32(0)
 		if c != top {
