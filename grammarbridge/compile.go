@@ -166,6 +166,10 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	walkRules(start, c.nrules, func(r *crule) {
 		for _, a := range r.alts {
 			a.lit0 = a.literalAt(0)
+			if len(a.parts) > 0 {
+				p := &a.parts[0]
+				a.kwAfter = p.kind == partRules && p.keywords && !p.optional
+			}
 		}
 	})
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}

@@ -566,6 +566,18 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 				continue
 			}
 			i++
+		} else if w.start >= 0 && !m.track && sub.kwAfter {
+			// A group of keywords after the wildcard: as step would.
+			m.work++
+			if m.silent == 0 {
+				m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+			}
+			m.keywordsAfter(c, sub, 0, &sub.parts[0], w, m.tn)
+			m.tn = n
+			if m.err != nil {
+				return
+			}
+			continue
 		}
 		if m.silent == 0 {
 			m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})

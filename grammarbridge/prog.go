@@ -160,8 +160,11 @@ type calt struct {
 	firstAny bool // see crule
 	parts    []cpart
 	lit0     *cpart // literalAt(0), set once the parts are final
-	spacing  Spacing
-	nslots   int
+	// kwAfter: the first part is a group of keywords, not optional (then
+	// tryAlts matches it in place after a wildcard).
+	kwAfter bool
+	spacing Spacing
+	nslots  int
 
 	value    ValueExpr      // explicit value, or nil
 	vars     map[string]int // variable -> slot, for value
