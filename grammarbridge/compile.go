@@ -168,7 +168,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 			a.lit0 = a.literalAt(0)
 			if len(a.parts) > 0 {
 				p := &a.parts[0]
-				a.kwAfter = p.kind == partRules && p.keywords && !p.optional
+				a.kwFirst = p.kind == partRules && p.keywords && !p.optional
 			}
 		}
 	})

@@ -566,13 +566,13 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 				continue
 			}
 			i++
-		} else if w.start >= 0 && !m.track && sub.kwAfter {
-			// A group of keywords after the wildcard: as step would.
+		} else if sub.kwFirst && !m.track {
+			// A group of keywords: matched in place, as step would.
 			m.work++
 			if m.silent == 0 {
 				m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
 			}
-			m.keywordsAfter(c, sub, 0, &sub.parts[0], w, m.tn)
+			m.keywords(c, sub, 0, &sub.parts[0], pos, w)
 			m.tn = n
 			if m.err != nil {
 				return

@@ -160,9 +160,9 @@ type calt struct {
 	firstAny bool // see crule
 	parts    []cpart
 	lit0     *cpart // literalAt(0), set once the parts are final
-	// kwAfter: the first part is a group of keywords, not optional (then
-	// tryAlts matches it in place after a wildcard).
-	kwAfter bool
+	// kwFirst: the first part is a group of keywords, not optional
+	// (tryAlts matches it in place).
+	kwFirst bool
 	spacing Spacing
 	nslots  int
 
