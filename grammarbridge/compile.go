@@ -156,7 +156,22 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 		disablePruning(start, map[*crule]bool{})
 	} else {
 		dropRedundantSkips(start, c.nrules)
+		// After dropRedundantSkips, which makes more rule parts
+		// non-optional; the first-byte sets are then those of the new
+		// parts.
+		if spliceSilent(start, c.nrules) {
+			computeFirst(start, c.nrules)
+		}
 	}
+	walkRules(start, c.nrules, func(r *crule) {
+		for _, a := range r.alts {
+			a.lit0 = a.literalAt(0)
+			if len(a.parts) > 0 {
+				p := &a.parts[0]
+				a.kwFirst = p.kind == partRules && p.keywords && !p.optional
+			}
+		}
+	})
 	assignSearchIDs(start, c.nrules)
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
@@ -643,6 +658,9 @@ func literalPart(tokens []string, sp Spacing) cpart {
 			p.asciiToks = false
 		}
 	}
+	if t := &p.toks[0]; t.ascii && !t.sepFirst {
+		p.fword, p.fmask = t.word, t.mask
+	}
 	return p
 }
 
@@ -973,6 +991,67 @@ func markValueUsed(start *crule, nrules int) {
 			}
 		}
 	})
+}
+
+// spliceSilent replaces each rule part that is silent (see cpart), neither
+// optional nor repeated, and whose rule has one alternative with the
+// caller's spacing, by that alternative's parts (<CreateImagePhrase> =
+// <Polite> ('create' | 'make')): the parses are the same, in the same
+// order, the trail is the same (a silent rule puts nothing on it), and the
+// matcher saves the rule entry (continuation, memo slot, first visit) and
+// the return to the caller. Rule parts spliced in keep no value: they are
+// silent or keywords, as they were under the spliced rule.
+// It reports whether it spliced any.
+func spliceSilent(start *crule, nrules int) bool {
+	any := false
+	walkRules(start, nrules, func(r *crule) {
+		for _, a := range r.alts {
+			if hasSplice(a) {
+				a.parts = spliceParts(a.parts, a.spacing, 0)
+				any = true
+			}
+		}
+	})
+	return any
+}
+
+// maxSplice bounds how deep spliceParts splices rules into rules (a rule
+// that reaches itself this way could only recurse without end).
+const maxSplice = 8
+
+// splices reports whether spliceParts replaces part p of an alternative
+// with spacing sp.
+func splices(p *cpart, sp Spacing) bool {
+	return p.kind == partRules && p.silent && !p.optional && !p.repeat && len(p.rule.alts) == 1 && p.rule.alts[0].spacing == sp
+}
+
+func hasSplice(a *calt) bool {
+	for i := range a.parts {
+		if splices(&a.parts[i], a.spacing) {
+			return true
+		}
+	}
+	return false
+}
+
+// spliceParts returns parts with the rule parts that splice replaced by
+// their alternative's parts, spliced in turn (up to maxSplice deep).
+func spliceParts(parts []cpart, sp Spacing, depth int) []cpart {
+	var out []cpart
+	for _, p := range parts {
+		if depth < maxSplice && splices(&p, sp) {
+			out = append(out, spliceParts(p.rule.alts[0].parts, sp, depth+1)...)
+			continue
+		}
+		if depth > 0 && p.kind == partRules {
+			// Its value went to the spliced rule, whose value was not
+			// used; it captures nothing at any depth.
+			p.valueUsed, p.slot = false, -1
+			p.silent = !p.keywords
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // isKeywords reports whether every alternative of r is a single literal

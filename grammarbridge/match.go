@@ -1,10 +1,12 @@
 package grammarbridge
 
 import (
+	le "encoding/binary"
 	"fmt"
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Match is one distinct value that a grammar gives an input.
@@ -30,12 +32,16 @@ type Match struct {
 // than the limit fails with an error matching ErrWorkLimit.
 func (g *Grammar) Match(input string) ([]Match, error) {
 	m := g.newMatcher(input, false)
-	defer g.release(m)
 	m.run()
-	if m.err != nil {
-		return nil, m.err
+	// No defer (it costs more than the rest of a short match's set-up): a
+	// panic only loses the matcher.
+	if err := m.err; err != nil {
+		g.release(m)
+		return nil, err
 	}
-	return m.ranked(), nil
+	ms := m.ranked()
+	g.release(m)
+	return ms, nil
 }
 
 // Best returns the best match for input. When nothing matches, the error
@@ -247,9 +253,18 @@ func (g *Grammar) release(m *matcher) {
 
 // push appends ev to the trail.
 func (m *matcher) push(ev event) {
-	if m.tn == len(m.tbuf) {
-		m.tbuf = append(m.tbuf, make([]event, len(m.tbuf)+32)...)
+	tb, tn := m.tbuf, m.tn
+	if uint(tn) < uint(len(tb)) { // and no second bounds check
+		tb[tn] = ev
+		m.tn = tn + 1
+		return
 	}
+	m.pushGrow(ev)
+}
+
+// pushGrow is push when the trail is full.
+func (m *matcher) pushGrow(ev event) {
+	m.tbuf = append(m.tbuf, make([]event, len(m.tbuf)+32)...)
 	m.tbuf[m.tn] = ev
 	m.tn++
 }
@@ -301,17 +316,7 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 	switch p.kind {
 	case partString:
 		if w.start >= 0 {
-			// The literal may start anywhere after the wildcard's start,
-			// even inside a word (TypeAgent); each place is a split.
-			for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
-				m.work++
-				if e, ok := m.tokensAtCandidate(p, a.spacing, t); ok && m.setWild(w, t) {
-					m.step(c, a, i+1, e, noWild)
-					if m.err != nil {
-						return
-					}
-				}
-			}
+			m.literalAfter(c, a, i, p, w, m.nextCandidate(p, w.start))
 			if m.track {
 				// The wildcard could have taken everything so far: the
 				// literal is what the input still needs.
@@ -386,6 +391,22 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 	}
 }
 
+// literalAfter matches literal p, part i of a, with wildcard w open, at
+// each place from t on (t: the first candidate, or -1): the literal may
+// start anywhere after the wildcard's start, even inside a word
+// (TypeAgent); each place is a split.
+func (m *matcher) literalAfter(c int32, a *calt, i int, p *cpart, w wild, t int) {
+	for ; t >= 0; t = m.nextCandidate(p, t+1) {
+		m.work++
+		if e, ok := m.tokensAtCandidate(p, a.spacing, t); ok && m.setWild(w, t) {
+			m.step(c, a, i+1, e, noWild)
+			if m.err != nil {
+				return
+			}
+		}
+	}
+}
+
 // keywords matches a rule whose alternatives are each one literal (a
 // group of keywords) without entering it: each alternative that matches
 // leaves the same trail as a full rule entry (its begin and end), and the
@@ -394,46 +415,43 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 // ranking counts travel with its value only.
 func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 	n := m.tn
-	ch, known := m.firstByte(pos, w)
-	if p.rule.kwTrees && w.start < 0 && !m.track && m.asciiState == 1 {
+	if w.start >= 0 {
+		m.keywordsAfter(c, a, i, p, w, n)
+		return
+	}
+	q, ch, known := m.firstPlace(pos)
+	if p.rule.kwTrees && !m.track && m.asciiState == 1 {
 		if tree := p.rule.treeFor(ch, known); tree != nil {
 			m.keywordTree(tree, c, a, i, p, pos, n)
 			return
 		}
 	}
 	alts := p.rule.alts
+	// test: the alternatives' first bytes are to be tested (not when the
+	// list is the one for ch).
+	test := known
+	var x uint64 // the input's first word at pos, when xok (see firstWord)
+	xok := false
 	if !m.track {
 		alts = p.rule.altsFor(ch, known)
+		test = known && p.rule.firstIdx == nil
+		if len(alts) > 1 && m.asciiState == 1 {
+			// The first word (see firstWord) where the first byte is.
+			x, xok = le.LittleEndian.Uint64(m.lowerPad[q:]), true
+		}
 	}
 	for _, sub := range alts {
 		sp := &sub.parts[0]
-		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+		if test && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
 			if m.track {
 				m.expectString(sp, pos)
 			}
 			continue
 		}
-		if w.start >= 0 {
-			for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
-				m.work++
-				if e, ok := m.tokensAtCandidate(sp, sub.spacing, t); ok && m.setWild(w, t) {
-					if p.valueUsed && m.silent == 0 {
-						m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-						m.push(event{kind: evEnd})
-					}
-					m.stepMemo(c, a, i+1, e, noWild)
-					m.tn = n
-					if m.err != nil {
-						return
-					}
-				}
-			}
-			if m.track {
-				m.expect(len(m.in), sp.toks[0].src)
-			}
+		m.work++
+		if xok && x&sp.fmask != sp.fword {
 			continue
 		}
-		m.work++
 		if e, ok := m.stringAt(sp, sub.spacing, pos); ok {
 			if p.valueUsed && m.silent == 0 {
 				m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
@@ -446,6 +464,49 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 			}
 		} else if m.track {
 			m.expectString(sp, pos)
+		}
+	}
+}
+
+// firstPlace is firstByte with no wildcard open; it also returns where
+// that byte is: the first place at or after pos that is not a separator
+// (the input's length at its end).
+func (m *matcher) firstPlace(pos int) (q, ch int, known bool) {
+	in := m.in
+	for q = pos; q < len(in); q++ {
+		c := in[q]
+		if c >= utf8.RuneSelf {
+			return q, 0, false
+		}
+		if !asciiSep[c] {
+			return q, int(c | asciiUpper[c]), true
+		}
+	}
+	return q, -1, true
+}
+
+// keywordsAfter is keywords with wildcard w open: each keyword may start
+// anywhere after the wildcard's start (the next byte is not known, so
+// every alternative is tried).
+func (m *matcher) keywordsAfter(c int32, a *calt, i int, p *cpart, w wild, n int) {
+	for _, sub := range p.rule.alts {
+		sp := &sub.parts[0]
+		for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
+			m.work++
+			if e, ok := m.tokensAtCandidate(sp, sub.spacing, t); ok && m.setWild(w, t) {
+				if p.valueUsed && m.silent == 0 {
+					m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+					m.push(event{kind: evEnd})
+				}
+				m.stepMemo(c, a, i+1, e, noWild)
+				m.tn = n
+				if m.err != nil {
+					return
+				}
+			}
+		}
+		if m.track {
+			m.expect(len(m.in), sp.toks[0].src)
 		}
 	}
 }
@@ -479,12 +540,42 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			continue
 		}
 		i, e := 0, pos
-		if p := sub.literalAt(0); p != nil && w.start < 0 && !m.track {
+		if p := sub.lit0; p != nil && !m.track {
+			if w.start >= 0 {
+				// Find the literal before anything is set up: most
+				// alternatives tried after a wildcard fail here.
+				t := m.nextCandidate(p, w.start)
+				m.work++ // the step it saves
+				if t < 0 {
+					continue
+				}
+				if m.silent == 0 {
+					m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+				}
+				m.literalAfter(c, sub, 0, p, w, t)
+				m.tn = n
+				if m.err != nil {
+					return
+				}
+				continue
+			}
 			var ok bool
 			if e, ok = m.stringAt(p, sub.spacing, pos); !ok {
 				continue
 			}
 			i++
+		} else if sub.kwFirst && !m.track {
+			// A group of keywords: matched in place, as step would.
+			m.work++
+			if m.silent == 0 {
+				m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+			}
+			m.keywords(c, sub, 0, &sub.parts[0], pos, w)
+			m.tn = n
+			if m.err != nil {
+				return
+			}
+			continue
 		}
 		if m.silent == 0 {
 			m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
@@ -556,9 +647,10 @@ func (m *matcher) enterRule(k int32, p *cpart, pos int, w wild) {
 // afterRule continues after p's rule (entered with continuation k) has
 // matched up to pos.
 func (m *matcher) afterRule(k int32, p *cpart, pos int, w wild) {
-	kc := m.conts[k] // a copy: the arena may grow below
+	kc := &m.conts[k] // not used once the arena may have grown
+	parent, alt, part := kc.parent, kc.alt, kc.part
 	if p.repeat && pos > int(kc.pos) {
-		k2 := m.pushCont(cont{parent: kc.parent, alt: kc.alt, part: kc.part, pos: int32(pos), depth: kc.depth, serial: m.nextSerial(), outer: -1})
+		k2 := m.pushCont(cont{parent: parent, alt: alt, part: part, pos: int32(pos), depth: kc.depth, serial: m.nextSerial(), outer: -1})
 		// Still inside p's rule: when p is silent, m.silent already counts it.
 		m.enterRule(k2, p, pos, w)
 		m.ctop--
@@ -566,11 +658,11 @@ func (m *matcher) afterRule(k int32, p *cpart, pos int, w wild) {
 	if p.silent {
 		// Back in the caller, which is not silent on account of p.
 		m.silent--
-		m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
+		m.stepMemo(parent, m.g.alts[alt], int(part)+1, pos, w)
 		m.silent++
 		return
 	}
-	m.stepMemo(kc.parent, m.g.alts[kc.alt], int(kc.part)+1, pos, w)
+	m.stepMemo(parent, m.g.alts[alt], int(part)+1, pos, w)
 }
 
 func (m *matcher) bindNumber(c int32, a *calt, i int, p *cpart, v float64, e int) {
@@ -582,21 +674,26 @@ func (m *matcher) bindNumber(c int32, a *calt, i int, p *cpart, v float64, e int
 
 // finishAlt continues after alternative a has matched up to pos.
 func (m *matcher) finishAlt(c int32, a *calt, pos int, w wild) {
-	if c != top && m.conts[c].collect < 0 {
+	n := m.tn
+	if c == top {
+		if m.silent == 0 {
+			m.push(event{kind: evEnd})
+		}
+		m.finishTop(pos, w)
+		m.tn = n
+		return
+	}
+	kc := &m.conts[c] // the arena does not grow before its last use
+	if kc.collect < 0 {
 		m.collectShare(c, pos, w)
 		return
 	}
-	n := m.tn
 	if m.silent == 0 {
 		m.push(event{kind: evEnd})
 	}
-	switch {
-	case c == top:
-		m.finishTop(pos, w)
-	case m.conts[c].collect > 0:
+	if kc.collect > 0 {
 		m.collect(c, pos, w)
-	default:
-		kc := &m.conts[c]
+	} else {
 		m.afterRule(c, &m.g.alts[kc.alt].parts[kc.part], pos, w)
 	}
 	m.tn = n

@@ -74,8 +74,21 @@ type failKey struct {
 // explored again. Success never depends on the values captured so far, so
 // this changes no result; it is what keeps grammars with many optional
 // parts and wildcards from taking exponential time.
+//
+// Most matches stay below failMemoAfter: their calls go straight to step,
+// the rest is in a function of its own (which keeps this one's frame
+// small).
 func (m *matcher) stepMemo(c int32, a *calt, i int, pos int, w wild) {
-	if i == len(a.parts) && c == top || m.work < failMemoAfter || m.g.opts.naive {
+	if m.work < failMemoAfter {
+		m.step(c, a, i, pos, w)
+		return
+	}
+	m.stepFailMemo(c, a, i, pos, w)
+}
+
+// stepFailMemo is stepMemo once the work passed failMemoAfter.
+func (m *matcher) stepFailMemo(c int32, a *calt, i int, pos int, w wild) {
+	if i == len(a.parts) && c == top || m.g.opts.naive {
 		m.step(c, a, i, pos, w)
 		return
 	}

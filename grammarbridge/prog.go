@@ -159,8 +159,12 @@ type calt struct {
 	first    byteSet
 	firstAny bool // see crule
 	parts    []cpart
-	spacing  Spacing
-	nslots   int
+	lit0     *cpart // literalAt(0), set once the parts are final
+	// kwFirst: the first part is a group of keywords, not optional
+	// (tryAlts matches it in place).
+	kwFirst bool
+	spacing Spacing
+	nslots  int
 
 	value    ValueExpr      // explicit value, or nil
 	vars     map[string]int // variable -> slot, for value
@@ -210,7 +214,12 @@ type cpart struct {
 	// a separator unless it has lead (see matcher.tokensASCII).
 	asciiToks bool
 	seps      []sepKind // seps[i] is between toks[i] and toks[i+1]
-	text      string    // tokens joined by single spaces, as written
+	// fword and fmask, when the first token is ASCII and does not start
+	// with a separator, are its ctoken.word and mask (else 0): on ASCII
+	// input the literal can only match where the first bytes after the
+	// separators are those (see matcher.firstWord).
+	fword, fmask uint64
+	text         string // tokens joined by single spaces, as written
 }
 
 // ctoken is a literal token.

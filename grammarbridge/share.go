@@ -1,5 +1,7 @@
 package grammarbridge
 
+import le "encoding/binary"
+
 // This file holds prefix sharing: alternatives that are tried one after
 // the other and begin with the same parts (<Polite> ('create' | 'make')
 // ('a')? ('new')? ... in several alternatives of a rule) have those parts
@@ -32,6 +34,9 @@ type shareNode struct {
 	// matcher skips the node where the input goes on otherwise.
 	first    byteSet
 	firstAny bool
+	// lit0 is alt's part (for an inner node: synth's part) at the parent
+	// node's depth when it is a literal (literalAt), else nil.
+	lit0 *cpart
 	// sel, for an inner node with up to 64 kids, gives for each folded
 	// byte (128: the end of the input) the set of kids (bit k: kids[k])
 	// that can go on with it.
@@ -126,7 +131,7 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 					continue
 				}
 			}
-			nd := shareNode{alt: alts[i]}
+			nd := shareNode{alt: alts[i], lit0: alts[i].literalAt(depth)}
 			nd.first, nd.firstAny = suffixFirst(alts[i], depth)
 			nodes = append(nodes, nd)
 			i = j
@@ -151,11 +156,11 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 		if kids == nil {
 			kids = make([]shareNode, j-i)
 			for k, a := range alts[i:j] {
-				kids[k] = shareNode{alt: a}
+				kids[k] = shareNode{alt: a, lit0: a.literalAt(d)}
 				kids[k].first, kids[k].firstAny = suffixFirst(a, d)
 			}
 		}
-		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids}
+		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids, lit0: alts[i].literalAt(depth)}
 		if len(kids) <= 64 {
 			nd.sel = new([129]uint64)
 			for k := range kids {
@@ -329,9 +334,15 @@ func (r *crule) treeFor(ch int, known bool) []shareNode {
 // tryTree explores the alternatives of a prefix tree whose parts
 // [0,depth) matched in the ways chained from m.shareOuts[head], under
 // continuation c, leaving the trail at n after each. head < 0 stands for
-// one way that ends at pos with nothing on the trail (depth 0).
+// one way that ends at pos with nothing on the trail (at depth 0, or after
+// a shared literal).
 func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot int, c int32, n int, sel *[129]uint64) {
 	mask := ^uint64(0)
+	// The input's first word at pos (see firstWord), found when a node
+	// needs it: xs is 0 before, then 1 with x set, or 2 on non-ASCII
+	// input.
+	var x uint64
+	xs := int8(0)
 	if sel != nil && head >= 0 && m.shareOuts[head].next < 0 {
 		// One way: only the kids that can go on with the next byte.
 		if ch := m.shareOuts[head].ch; ch == -1 {
@@ -355,7 +366,13 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		if a := nd.alt; a != nil {
 			if head < 0 {
 				i, e := depth, pos
-				if p := a.literalAt(i); p != nil {
+				if p := nd.lit0; p != nil {
+					if xs == 0 {
+						x, xs = m.firstWordState(pos)
+					}
+					if xs == 1 && x&p.fmask != p.fword {
+						continue
+					}
 					var ok bool
 					if e, ok = m.stringAt(p, a.spacing, pos); !ok {
 						continue
@@ -378,7 +395,23 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 				if !nd.goesOn(out.ch) {
 					continue
 				}
-				if p := a.literalAt(i); p != nil && out.wstart < 0 {
+				if p := nd.lit0; p != nil {
+					if out.wstart >= 0 {
+						// After the open wildcard: find the literal
+						// before the trail is set up.
+						t := m.nextCandidate(p, int(out.wstart))
+						m.work++ // the step it saves
+						if t < 0 {
+							continue
+						}
+						w := m.resume(a, &out, slot, n)
+						m.literalAfter(c, a, i, p, w, t)
+						m.tn = n
+						if m.err != nil {
+							return
+						}
+						continue
+					}
 					var ok bool
 					if e, ok = m.stringAt(p, a.spacing, e); !ok {
 						continue
@@ -397,14 +430,30 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		// Collect the ways parts [depth, nd.depth) match after each way
 		// the parts before them did. A first shared part that is a
 		// literal is tested before anything is set up.
-		lit := nd.synth.literalAt(depth)
+		lit := nd.lit0
 		i0, e0 := depth, pos
 		if head < 0 && lit != nil {
+			if xs == 0 {
+				x, xs = m.firstWordState(pos)
+			}
+			if xs == 1 && x&lit.fmask != lit.fword {
+				continue
+			}
 			var ok bool
 			if e0, ok = m.stringAt(lit, nd.synth.spacing, pos); !ok {
 				continue
 			}
 			i0++
+			if i0 == nd.depth {
+				// The literal was the only shared part: it matched in one
+				// way, which leaves nothing on the trail, as at depth 0.
+				m.work++ // the step collecting it would have taken
+				m.tryTree(nd.kids, nd.depth, -1, e0, slot, c, n, nil)
+				if m.err != nil {
+					return
+				}
+				continue
+			}
 		}
 		d := int32(0)
 		if c != top {
@@ -462,6 +511,32 @@ func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int
 	m.tn = n
 }
 
+// firstWord returns the eight bytes of the lower-cased input at the first
+// place at or after pos that is not a separator, and true, on ASCII input:
+// a literal p can match at pos only if x&p.fmask == p.fword, a test much
+// cheaper than stringAt for the literals that fail (most of those tried).
+func (m *matcher) firstWord(pos int) (x uint64, ok bool) {
+	if m.asciiState != 1 {
+		return 0, false
+	}
+	low := m.lower
+	for pos < len(low) && asciiSep[low[pos]] {
+		pos++
+	}
+	// At the end of the input the bytes mean nothing: every literal fails
+	// there anyway.
+	return le.LittleEndian.Uint64(m.lowerPad[pos:]), true
+}
+
+// firstWordState is firstWord with its result as tryTree keeps it: the
+// word and 1, or 2 on non-ASCII input.
+func (m *matcher) firstWordState(pos int) (uint64, int8) {
+	if x, ok := m.firstWord(pos); ok {
+		return x, 1
+	}
+	return 0, 2
+}
+
 // goesOn reports whether the alternatives under nd may go on where the
 // input's next byte is ch (a shareOut's).
 func (nd *shareNode) goesOn(ch int16) bool {
@@ -506,7 +581,7 @@ func (m *matcher) tryLiteral(nd *shareNode, pos, slot int, c int32, n int) {
 		// Not lower-cased: one alternative at a time.
 		for _, a := range nd.alts {
 			i, e := 0, pos
-			if q := a.literalAt(0); q != nil {
+			if q := a.lit0; q != nil {
 				var ok bool
 				if e, ok = m.stringAt(q, a.spacing, pos); !ok {
 					continue
