@@ -96,10 +96,26 @@ func (r *crule) buildDispatch() {
 			}
 		}
 	}
+	// The bytes no alternative names, and the end (128), all select the
+	// alternatives that may start with anything: compare one of them only.
+	var named byteSet
+	for _, a := range r.alts {
+		if !a.firstAny {
+			named.union(&a.first)
+		}
+	}
+	other := -1
 	var idx [129]uint8
 	var distinct []int // first byte of each distinct set
 next:
 	for c := range 129 {
+		if c == 128 || !named.has(byte(c)) {
+			if other >= 0 {
+				idx[c] = idx[other]
+				continue
+			}
+			other = c
+		}
 		m := perByte[c*words : (c+1)*words]
 		for j, d := range distinct {
 			if perByte[d*words] == m[0] && slices.Equal(perByte[d*words:(d+1)*words], m) {
