@@ -28,19 +28,29 @@ const (
 // variables, and object and array literals. An alternative whose value
 // uses anything else keeps the evaluator (calt.vx is nil).
 type vexpr struct {
-	kind vkind
-	lit  int32    // vkLit
-	slot int32    // vkVar
-	keys []int32  // vkObj: key ids (Grammar.keys), parallel to kids
-	kmul []uint64 // vkObj: each key's hash times 31, as the object hash uses it
-	lsum []uint64 // vkObj: for a literal property, its whole term of the hash
-	kids []*vexpr
+	kind  vkind
+	lit   int32    // vkLit
+	slot  int32    // vkVar
+	props []vprop  // vkObj
+	kids  []*vexpr // vkArr
+}
+
+// vprop is a property of an object literal, with what evalNode needs of
+// it in one place: a variable's slot or a literal's id, without a call.
+type vprop struct {
+	kind vkind  // of its value
+	key  int32  // key id (Grammar.vt.keys)
+	arg  int32  // vkVar: the slot; vkLit: the literal
+	kmul uint64 // the key's hash times 31, as the object hash uses it
+	lsum uint64 // vkLit: the property's whole term of the hash
+	x    *vexpr // its value, when neither
 }
 
 // valueTables holds the constants the compiled value expressions refer to
 // by index, so that arena nodes need no pointers.
 type valueTables struct {
-	lits     []any // boxed once; lits[0] is nil
+	alts     []altVal // by alternative id
+	lits     []any    // boxed once; lits[0] is nil
 	litHash  []uint64
 	keys     []string
 	keyHash  []uint64
@@ -67,19 +77,111 @@ func (t *valueTables) key(k string) int32 {
 	return int32(len(t.keys) - 1)
 }
 
+// altVal is what build needs of an alternative, in one table by id: how
+// its value is made and, when that needs no call, the value itself.
+type altVal struct {
+	how    altHow
+	nslots int32
+	slot   int32 // avVar
+	ntemp  int32 // avExpr: temporary slots its ops use, after the last value
+	v      nval  // avConst
+	ops    []vop // avExpr: the last one builds the value
+	alt    *calt // avEval
+}
+
+// vop builds one object or array literal from slots and literals only,
+// into slot dst: an object or array literal inside another is built by an
+// op before it, into a temporary slot after the frame's last value. A
+// value is a straight list of ops, each a loop without calls.
+type vop struct {
+	kind  vkind // vkObj or vkArr
+	dst   int32
+	props []vprop // kind vkVar (arg: slot) or vkLit; an array's have no key
+}
+
+// altHow is how an alternative's value is made from its frame.
+type altHow uint8
+
+const (
+	avConst altHow = iota // v: a literal, its default text, or undefined
+	avVar                 // the variable in slot
+	avChild               // the value of the last rule or group matched in it
+	avExpr                // evalNode(vx)
+	avEval                // the evaluator (frameValue)
+)
+
 // compileValues prepares every alternative's value for the arena.
 func (g *Grammar) compileValues() {
 	t := &g.vt
 	t.lit(nil) // nilLit
-	for _, a := range g.alts {
+	t.alts = make([]altVal, len(g.alts))
+	for i, a := range g.alts {
+		av := altVal{how: avConst, nslots: int32(a.nslots)}
 		switch a.implicit {
 		case implicitText:
 			a.textLit = t.lit(a.text)
+			// TypeAgent records a rule's default text as a matched value.
+			av.v = nval{n: litNode(a.textLit), st: stats{1, 0}, h: a.textHash}
+		case implicitSlot:
+			av.how = avVar
+		case implicitChild:
+			av.how = avChild
 		case implicitExplicit:
 			a.vx = t.compile(a.value, a.vars)
+			switch x := a.vx; {
+			case x == nil:
+				av.how, av.alt = avEval, a
+			case x.kind == vkVar:
+				av.how, av.slot = avVar, x.slot
+			case x.kind == vkLit:
+				av.v = nval{n: litNode(x.lit), h: t.litHash[x.lit]}
+			case x.kind != vkUndef:
+				next := av.nslots + 1
+				av.how = avExpr
+				t.flatten(x, &av.ops, &next)
+				av.ntemp = next - av.nslots - 1
+			}
 		}
+		t.alts[i] = av
 	}
 	t.keyIndex, t.slab = nil, nil
+}
+
+// flatten appends the ops that build object or array literal x to ops,
+// its nested literals first, each into slot *next (then incremented), and
+// returns the slot of x.
+func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
+	op := vop{kind: x.kind}
+	if x.kind == vkObj {
+		for _, p := range x.props {
+			switch p.kind {
+			case vkUndef: // JSON.stringify drops undefined properties
+				continue
+			case vkObj, vkArr:
+				p = vprop{kind: vkVar, key: p.key, arg: t.flatten(p.x, ops, next), kmul: p.kmul}
+			}
+			op.props = append(op.props, p)
+		}
+	} else {
+		for _, k := range x.kids {
+			p := vprop{kind: k.kind}
+			switch k.kind {
+			case vkUndef: // and writes undefined elements as null
+				p = vprop{kind: vkLit, arg: 0}
+			case vkLit:
+				p.arg = k.lit
+			case vkVar:
+				p.arg = k.slot
+			default:
+				p = vprop{kind: vkVar, arg: t.flatten(k, ops, next)}
+			}
+			op.props = append(op.props, p)
+		}
+	}
+	op.dst = *next
+	*next++
+	*ops = append(*ops, op)
+	return op.dst
 }
 
 // newVexpr allocates a vexpr from a slab.
@@ -107,27 +209,31 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 		}
 		return t.newVexpr(vexpr{kind: vkVar, slot: int32(s)})
 	case *ObjectValue:
-		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kmul: make([]uint64, 0, len(x.Props)), lsum: make([]uint64, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
+		v := vexpr{kind: vkObj, props: make([]vprop, 0, len(x.Props))}
 		for _, p := range x.Props {
 			if p.Spread {
 				return nil
 			}
 			key := t.key(p.Key)
-			if slices.Contains(v.keys, key) {
+			if slices.ContainsFunc(v.props, func(q vprop) bool { return q.key == key }) {
 				return nil // a key written twice
 			}
 			k := t.compile(p.Value, vars)
 			if k == nil {
 				return nil
 			}
-			v.keys = append(v.keys, key)
-			v.kmul = append(v.kmul, t.keyHash[key]*31)
-			var lsum uint64
-			if k.kind == vkLit {
-				lsum = mix64(t.keyHash[key]*31 ^ t.litHash[k.lit])
+			vp := vprop{kind: k.kind, key: key, kmul: t.keyHash[key] * 31}
+			switch k.kind {
+			case vkVar:
+				vp.arg = k.slot
+			case vkLit:
+				vp.arg = k.lit
+				vp.lsum = mix64(vp.kmul ^ t.litHash[k.lit])
+			case vkUndef:
+			default:
+				vp.x = k
 			}
-			v.lsum = append(v.lsum, lsum)
-			v.kids = append(v.kids, k)
+			v.props = append(v.props, vp)
 		}
 		return t.newVexpr(v)
 	case *ArrayValue:
@@ -229,13 +335,12 @@ func objProps(k int, isObj bool) counts {
 	return counts(k) * countElem
 }
 
-var (
-	hashUndefined = hashValue(Undefined)
-	hashNil       = hashValue(nil)
-)
+var hashNil = hashValue(nil)
 
-// undefNval is the value of a variable that was not bound.
-var undefNval = nval{n: undefNode, h: hashUndefined}
+// undefNval is the value of a variable that was not bound: the zero
+// nval (Undefined hashes to 0), so that a frame's slots are cleared
+// rather than copied.
+var undefNval = nval{}
 
 // resetArena empties the arena for a new match.
 func (m *matcher) resetArena() {
@@ -282,72 +387,78 @@ func (m *matcher) valNode(v any) int32 {
 	return m.newNode(node{kind: nVal, a: int32(len(m.vals) - 1)})
 }
 
-// evalNode evaluates a compiled value expression over slots, adding the
-// stats of the variables it reads to st.
-func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
-	switch x.kind {
-	case vkLit:
-		return nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]}
-	case vkVar:
-		s := slots[x.slot]
-		*st = st.add(s.st)
-		return s
-	case vkObj:
-		// Reserve the properties first: nested values append after them.
-		start := len(m.kids)
-		m.kids = m.growKids(len(x.kids))
-		sum, n := uint64(0), 0
-		var c counts
-		for i, k := range x.kids {
-			var v nval // a variable or a literal without a call
-			switch k.kind {
-			case vkVar:
-				v = slots[k.slot]
-				*st = st.add(v.st)
-			case vkLit: // its hash term is known
-				m.kids[start+n] = kid{key: x.keys[i], n: litNode(k.lit)}
-				sum += x.lsum[i]
-				n++
-				continue
-			default:
-				v = m.evalNode(k, slots, st)
-			}
-			if v.n == undefNode { // JSON.stringify drops undefined properties
-				continue
-			}
-			key := x.keys[i]
-			m.kids[start+n] = kid{key: key, n: v.n}
-			sum += mix64(x.kmul[i] ^ v.h)
-			c = c.plus(v.c)
-			n++
+// evalOps builds a value from its ops over a frame's slots fs (its
+// variables, its last value, and room for the ops' temporary slots). The
+// stats of the value are those of the variables it reads.
+func (m *matcher) evalOps(ops []vop, fs []nval) nval {
+	for i := range ops {
+		op := &ops[i]
+		if op.kind == vkObj {
+			fs[op.dst] = m.evalObj(op.props, fs)
+		} else {
+			fs[op.dst] = m.evalArr(op.props, fs)
 		}
-		return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), h: mix64(objectSeed + sum)}
-	case vkArr:
-		start := len(m.kids)
-		m.kids = m.growKids(len(x.kids))
-		h := uint64(arraySeed)
-		var c counts
-		for i, k := range x.kids {
-			var v nval // a variable or a literal without a call
-			switch k.kind {
-			case vkVar:
-				v = slots[k.slot]
-				*st = st.add(v.st)
-			case vkLit:
-				v = nval{n: litNode(k.lit), h: m.g.vt.litHash[k.lit]}
-			default:
-				v = m.evalNode(k, slots, st)
-			}
+	}
+	return fs[ops[len(ops)-1].dst]
+}
+
+// evalObj builds an object literal's value.
+func (m *matcher) evalObj(props []vprop, fs []nval) nval {
+	start := len(m.kids)
+	m.kids = m.growKids(len(props))
+	ks := m.kids[start:]
+	ks = ks[:len(props)]
+	sum, n := uint64(0), 0
+	var c counts
+	var st stats
+	for i := range props {
+		p := &props[i]
+		if p.kind == vkLit { // its hash term is known
+			ks[n] = kid{key: p.key, n: litNode(p.arg)}
+			sum += p.lsum
+			n++
+			continue
+		}
+		v := &fs[p.arg]
+		st = st.add(v.st)
+		if v.n == undefNode { // JSON.stringify drops undefined properties
+			continue
+		}
+		ks[n] = kid{key: p.key, n: v.n}
+		sum += mix64(p.kmul ^ v.h)
+		c = c.plus(v.c)
+		n++
+	}
+	m.kids = m.kids[:start+n]
+	return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), st: st, h: mix64(objectSeed + sum)}
+}
+
+// evalArr builds an array literal's value.
+func (m *matcher) evalArr(elems []vprop, fs []nval) nval {
+	start := len(m.kids)
+	m.kids = m.growKids(len(elems))
+	ks := m.kids[start:]
+	ks = ks[:len(elems)]
+	h := uint64(arraySeed)
+	var c counts
+	var st stats
+	for i := range elems {
+		p := &elems[i]
+		var v nval
+		if p.kind == vkLit {
+			v = nval{n: litNode(p.arg), h: m.g.vt.litHash[p.arg]}
+		} else {
+			v = fs[p.arg]
+			st = st.add(v.st)
 			if v.n == undefNode { // and writes undefined elements as null
 				v.n, v.h = nilNode, hashNil
 			}
-			m.kids[start+i] = kid{n: v.n}
-			h = (h ^ v.h) * hashPrime
-			c = c.plus(v.c)
 		}
-		return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(x.kids))}), c: c.plus(objProps(len(x.kids), false)), h: mix64(h)}
+		ks[i] = kid{n: v.n}
+		h = (h ^ v.h) * hashPrime
+		c = c.plus(v.c)
 	}
-	return undefNval
+	return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(elems))}), c: c.plus(objProps(len(elems), false)), st: st, h: mix64(h)}
 }
 
 // mat turns one arena value into a plain Go value, allocating its own

@@ -83,7 +83,6 @@ type result struct {
 	st    stats
 	order int
 	hash  uint64 // of the value
-	next  int    // previous result with the same hash, or -1
 }
 
 // record builds the value of the parse on the trail and adds it to the
@@ -114,55 +113,83 @@ func (m *matcher) record() {
 		m.vals = m.vals[:vmark]
 		return
 	}
-	r := result{n: n, c: c, st: st, order: m.work, next: -1, hash: h}
-	if m.index != nil {
-		if i, ok := m.index[h]; ok {
-			r.next = i // chain the collision
-		}
-		m.index[h] = len(m.results)
+	m.results = append(m.results, result{n: n, c: c, st: st, order: m.work, hash: h})
+	switch k := len(m.results); {
+	case k < linearResults:
+	case k == linearResults || 2*k > len(m.keys):
+		m.indexResults()
+	default:
+		m.indexResult(k-1, h)
 	}
-	m.results = append(m.results, r)
 }
 
+// The result index. Up to linearResults results are compared one by one;
+// from then on an open-addressed table finds them by hash. It lives in
+// m.keys, which ranked uses only once matching is over, and is rebuilt
+// by every input that reaches linearResults results: no per-input reset.
+// An entry is the high half of a result's hash, then its index plus one
+// (0: empty); the low bits of the hash choose where probing starts.
+
+// linearResults is the number of results below which findResult scans
+// them: comparing up to that many hashes costs less than indexing them.
+const linearResults = 32
+
 // findResult returns the index of the result equal to arena value n
-// (whose hash is h), or -1. Up to linearResults results are compared one
-// by one; from then on an index by hash finds them.
+// (whose hash is h), or -1.
 func (m *matcher) findResult(n int32, h uint64) int {
-	if len(m.results) < linearResults {
-		for i := range m.results {
-			if m.results[i].hash == h && m.eqNN(n, m.results[i].n) {
+	rs := m.results
+	if len(rs) < linearResults {
+		for i := range rs {
+			if rs[i].hash == h && m.eqNN(n, rs[i].n) {
 				return i
 			}
 		}
 		return -1
 	}
-	if m.index == nil {
-		m.index = map[uint64]int{}
-	}
-	if len(m.index) == 0 {
-		for i := range m.results {
-			if j, ok := m.index[m.results[i].hash]; ok {
-				m.results[i].next = j
+	t := m.keys
+	mask := uint64(len(t) - 1)
+	tag := h >> 32 << 32
+	for j := h & mask; ; j = (j + 1) & mask {
+		e := uint64(t[j])
+		if e == 0 {
+			return -1
+		}
+		if e&^(1<<32-1) == tag {
+			if i := int(uint32(e)) - 1; rs[i].hash == h && m.eqNN(n, rs[i].n) {
+				return i
 			}
-			m.index[m.results[i].hash] = i
 		}
 	}
-	i, ok := m.index[h]
-	for ok {
-		if m.eqNN(n, m.results[i].n) {
-			return i
-		}
-		i = m.results[i].next
-		ok = i >= 0
-	}
-	return -1
 }
 
-// linearResults is the number of results below which findResult scans
-// them: comparing 32 hashes costs less than a map's hashing, and the maps
-// of the few inputs with more results than that cost their filling and
-// clearing on every input.
-const linearResults = 32
+// indexResults builds the result index for the results so far, at most
+// a quarter full.
+func (m *matcher) indexResults() {
+	size := 4 * linearResults
+	for size < 4*len(m.results) {
+		size *= 2
+	}
+	if cap(m.keys) < size {
+		m.keys = make([]rankKey, size)
+	} else {
+		m.keys = m.keys[:size]
+		clear(m.keys)
+	}
+	for i := range m.results {
+		m.indexResult(i, m.results[i].hash)
+	}
+}
+
+// indexResult adds result i, whose hash is h, to the index.
+func (m *matcher) indexResult(i int, h uint64) {
+	t := m.keys
+	mask := uint64(len(t) - 1)
+	j := h & mask
+	for t[j] != 0 {
+		j = (j + 1) & mask
+	}
+	t[j] = rankKey(h>>32<<32 | uint64(i+1))
+}
 
 // better reports whether a ranks strictly before b.
 func better(a, b stats) bool {
@@ -177,14 +204,7 @@ func better(a, b stats) bool {
 
 func (m *matcher) ranked() []Match {
 	rs := m.results
-	// The ranking as two integers, sorted without moving the results;
-	// order is unique, so an unstable sort gives the stable order.
-	keys := m.keys[:0]
-	for i := range rs {
-		keys = append(keys, rankKey{rs[i].st.key(), uint64(rs[i].order), int32(i)})
-	}
-	sortKeys(keys)
-	m.keys = keys
+	keys := m.rankKeys()
 	// Every result's value becomes a plain value here, from one slice of
 	// objects, one of properties and one of array elements.
 	var mt materializer
@@ -194,40 +214,73 @@ func (m *matcher) ranked() []Match {
 	mt.alloc()
 	out := make([]Match, len(rs))
 	for i, k := range keys {
-		r := &rs[k.i]
+		r := &rs[uint32(k)]
 		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values), WildcardChars: int(r.st.wildChars)}
 	}
 	return out
 }
 
-// sortKeys sorts keys by rank, then order.
-func sortKeys(keys []rankKey) {
-	if len(keys) > 12 {
-		slices.SortFunc(keys, func(a, b rankKey) int {
-			if c := cmp.Compare(a.rank, b.rank); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.order, b.order)
-		})
-	} else {
-		// A few results (the common case): an insertion sort, without a
-		// call per comparison.
-		for i := 1; i < len(keys); i++ {
-			k := keys[i]
-			j := i
-			for ; j > 0 && (keys[j-1].rank > k.rank || keys[j-1].rank == k.rank && keys[j-1].order > k.order); j-- {
-				keys[j] = keys[j-1]
-			}
-			keys[j] = k
+// rankKey is an entry of matcher.keys: while matching, of the result
+// index; when ranking, a result's place: its rank above, its index in
+// matcher.results in the low 32 bits.
+type rankKey uint64
+
+// rankKeys returns the results' indexes (the low 32 bits of each key) in
+// the order of the ranking: by rank (stats.key), then by the order in
+// which they were found.
+func (m *matcher) rankKeys() []rankKey {
+	rs := m.results
+	keys := m.keys[:0]
+	// Results are found in order unless a duplicate ranked better later
+	// (and took a later order), and their counts are small: then a key
+	// is a short rank above the index, and one integer sort sorts them.
+	prev := -1
+	for i := range rs {
+		r := &rs[i]
+		if r.order <= prev || uint32(r.st.values) >= 1<<15 || uint32(r.st.wildChars) >= 1<<16 {
+			return m.rankKeysSlow()
 		}
+		prev = r.order
+		keys = append(keys, rankKey(r.st.shortKey()<<32|uint64(i)))
 	}
+	sortKeys(keys)
+	m.keys = keys
+	return keys
 }
 
-// rankKey is a result's place in the ranking: rank (stats.key), then the
-// order in which it was found, and its index in matcher.results.
-type rankKey struct {
-	rank, order uint64
-	i           int32
+// rankKeysSlow is rankKeys for results out of order or with large counts.
+func (m *matcher) rankKeysSlow() []rankKey {
+	rs := m.results
+	keys := m.keys[:0]
+	for i := range rs {
+		keys = append(keys, rankKey(i))
+	}
+	slices.SortFunc(keys, func(a, b rankKey) int {
+		ra, rb := &rs[a], &rs[b]
+		if c := cmp.Compare(ra.st.key(), rb.st.key()); c != 0 {
+			return c
+		}
+		return cmp.Compare(ra.order, rb.order)
+	})
+	m.keys = keys
+	return keys
+}
+
+// sortKeys sorts keys.
+func sortKeys(keys []rankKey) {
+	if len(keys) > 12 {
+		slices.Sort(keys)
+		return
+	}
+	// A few results (the common case): an insertion sort.
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
+		j := i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
+	}
 }
 
 // key returns an integer that orders stats as better does: values
@@ -242,6 +295,16 @@ func (s stats) key() uint64 {
 	return k | uint64(most-min(max(s.values, 0), most))<<31 | uint64(min(max(s.wildChars, 0), most))
 }
 
+// shortKey is key in 32 bits, for values below 2^15 and wildcard
+// characters below 2^16.
+func (s stats) shortKey() uint64 {
+	var k uint64
+	if s.wildChars != 0 {
+		k = 1 << 31
+	}
+	return k | uint64(1<<15-1-s.values)<<16 | uint64(s.wildChars)
+}
+
 // frame is an alternative being rebuilt from the trail. It holds no
 // pointers, so the build stack is cheap to write.
 type frame struct {
@@ -254,6 +317,7 @@ type frame struct {
 // build replays a trail (of a whole parse, or of one rule) and returns
 // its value, in the arena.
 func (m *matcher) build(trail []event) nval {
+	avs := m.g.vt.alts
 	// A root frame receives the value of the frames at the top: its last
 	// value, slots[0], is the result (kept there, not in a variable, which
 	// would hold five more registers through the loop).
@@ -265,15 +329,15 @@ func (m *matcher) build(trail []event) nval {
 		parentSlot := ev.slot
 		switch ev.kind {
 		case evBegin:
-			a := m.g.alts[ev.alt]
-			n := a.nslots
+			a := &avs[ev.alt]
+			n := int(a.nslots)
 			if n == 0 && i+1 < len(trail) && trail[i+1].kind == evEnd {
 				// An alternative with nothing inside (a keyword, most
 				// often): its value needs no frame.
-				if x := a.vx; x != nil && x.kind == vkLit {
-					v = nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]} // "-> 'text'": no call
+				if a.how == avConst {
+					v = a.v
 				} else {
-					v = m.frameValue(a, nil, undefNval)
+					v = m.altValue(a, nil, undefNval)
 				}
 				i++
 				break
@@ -286,7 +350,7 @@ func (m *matcher) build(trail []event) nval {
 			}
 			slots = slots[:base+n+1]
 			for j := base; j < len(slots); j++ {
-				slots[j] = undefNval
+				slots[j] = nval{}
 			}
 			continue
 		case evWild:
@@ -298,12 +362,22 @@ func (m *matcher) build(trail []event) nval {
 		case evEnd:
 			f := &stack[len(stack)-1]
 			end := f.slots + f.nslots
-			if x := m.g.alts[f.alt].vx; x != nil && x.kind == vkVar {
-				v = slots[f.slots+x.slot] // "-> x": no call
-			} else if x != nil && x.kind == vkLit {
-				v = nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]}
-			} else {
-				v = m.frameValue(m.g.alts[f.alt], slots[f.slots:end], slots[end])
+			switch a := &avs[f.alt]; a.how {
+			case avVar:
+				v = slots[f.slots+a.slot] // "-> x": no call
+			case avChild:
+				v = slots[end]
+			case avConst:
+				v = a.v
+			case avExpr:
+				// Its ops use temporary slots after its last value.
+				need := int(end) + 1 + int(a.ntemp)
+				if need > cap(slots) {
+					slots = append(slots, make([]nval, need-len(slots))...)
+				}
+				v = m.evalOps(a.ops, slots[f.slots:need])
+			default:
+				v = m.altValue(a, slots[f.slots:end], slots[end])
 			}
 			slots = slots[:f.slots]
 			parentSlot = f.parentSlot
@@ -324,32 +398,27 @@ func (m *matcher) build(trail []event) nval {
 	return out
 }
 
-// frameValue computes the value of alternative a, completed with
+// altValue computes the value of alternative a, completed with
 // variables fs; last is the value of the last rule or group matched in it.
-func (m *matcher) frameValue(a *calt, fs []nval, last nval) nval {
-	switch a.implicit {
-	case implicitExplicit:
-		if a.vx != nil {
-			var st stats
-			v := m.evalNode(a.vx, fs, &st)
-			v.st = st
-			return v
-		}
-		// A value the arena does not support: evaluate it on plain values.
-		pv := make([]slotVal, len(fs))
-		for i, s := range fs {
-			pv[i] = slotVal{v: m.mat(s.n), st: s.st, h: s.h}
-		}
-		e := evaluator{slots: pv, vars: a.vars}
-		v, h := e.evalHashed(a.value)
-		return nval{n: m.valNode(v), st: e.st, h: h}
-	case implicitSlot:
-		return fs[0]
-	case implicitText:
-		// TypeAgent records a rule's default text as a matched value.
-		return nval{n: litNode(a.textLit), st: stats{1, 0}, h: a.textHash}
-	case implicitChild:
+func (m *matcher) altValue(a *altVal, fs []nval, last nval) nval {
+	switch a.how {
+	case avConst:
+		return a.v
+	case avVar:
+		return fs[a.slot]
+	case avChild:
 		return last
+	case avExpr:
+		fs = append(fs[:len(fs):len(fs)], last)
+		fs = append(fs, make([]nval, a.ntemp)...)
+		return m.evalOps(a.ops, fs)
 	}
-	return undefNval
+	// A value the arena does not support: evaluate it on plain values.
+	pv := make([]slotVal, len(fs))
+	for i, s := range fs {
+		pv[i] = slotVal{v: m.mat(s.n), st: s.st, h: s.h}
+	}
+	e := evaluator{slots: pv, vars: a.alt.vars}
+	v, h := e.evalHashed(a.alt.value)
+	return nval{n: m.valNode(v), st: e.st, h: h}
 }

@@ -542,7 +542,7 @@ func hashValue(v any) uint64 {
 		}
 		return mix64(h)
 	case undefinedValue:
-		return 4
+		return 0 // so that an unbound variable's nval is the zero nval
 	}
 	return 5
 }
