@@ -228,7 +228,7 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 				vp.arg = k.slot
 			case vkLit:
 				vp.arg = k.lit
-				vp.lsum = mix64(vp.kmul ^ t.litHash[k.lit])
+				vp.lsum = propHash(vp.kmul, t.litHash[k.lit])
 			case vkUndef:
 			default:
 				vp.x = k
@@ -391,6 +391,9 @@ func (m *matcher) valNode(v any) int32 {
 // variables, its last value, and room for the ops' temporary slots). The
 // stats of the value are those of the variables it reads.
 func (m *matcher) evalOps(ops []vop, fs []nval) nval {
+	if len(ops) == 1 && ops[0].kind == vkObj {
+		return m.evalObj(ops[0].props, fs)
+	}
 	for i := range ops {
 		op := &ops[i]
 		if op.kind == vkObj {
@@ -425,8 +428,10 @@ func (m *matcher) evalObj(props []vprop, fs []nval) nval {
 			continue
 		}
 		ks[n] = kid{key: p.key, n: v.n}
-		sum += mix64(p.kmul ^ v.h)
-		c = c.plus(v.c)
+		sum += propHash(p.kmul, v.h)
+		if v.c != 0 { // a text or a number holds nothing
+			c = c.plus(v.c)
+		}
 		n++
 	}
 	m.kids = m.kids[:start+n]

@@ -231,6 +231,11 @@ type rankKey uint64
 func (m *matcher) rankKeys() []rankKey {
 	rs := m.results
 	keys := m.keys[:0]
+	if len(rs) <= 1 {
+		keys = append(keys, 0)[:len(rs)]
+		m.keys = keys
+		return keys
+	}
 	// Results are found in order unless a duplicate ranked better later
 	// (and took a later order), and their counts are small: then a key
 	// is a short rank above the index, and one integer sort sorts them.

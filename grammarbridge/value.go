@@ -63,7 +63,7 @@ func (e *evaluator) evalHashed(x ValueExpr) (any, uint64) {
 			v, h := e.evalHashed(p.Value)
 			if v != Undefined { // JSON.stringify drops undefined properties
 				obj.set(p.Key, v)
-				sum += mix64(hashString(p.Key)*31 ^ h)
+				sum += propHash(hashString(p.Key)*31, h)
 				n++
 			}
 		}
@@ -532,13 +532,13 @@ func hashValue(v any) uint64 {
 	case *Object:
 		h := uint64(objectSeed)
 		for _, p := range v.Props {
-			h += mix64(hashString(p.Key)*31 ^ hashValue(p.Value))
+			h += propHash(hashString(p.Key)*31, hashValue(p.Value))
 		}
 		return mix64(h)
 	case map[string]any:
 		h := uint64(objectSeed)
 		for k, el := range v {
-			h += mix64(hashString(k)*31 ^ hashValue(el))
+			h += propHash(hashString(k)*31, hashValue(el))
 		}
 		return mix64(h)
 	case undefinedValue:
@@ -584,6 +584,12 @@ func load32(s string) uint32 {
 // package is initialised, and never changes: hashes are compared only
 // within one process.
 var stringSeed = maphash.MakeSeed()
+
+// propHash is an object property's term of its object's hash, from its
+// key's hash times 31 and its value's hash: both are mixed already, so
+// one multiplication spreads their combination (the sum of the terms is
+// mixed once more).
+func propHash(kmul, h uint64) uint64 { return (kmul ^ h) * 0x9e3779b97f4a7c15 }
 
 func mix64(x uint64) uint64 {
 	x ^= x >> 33
