@@ -666,13 +666,14 @@ func (m *matcher) eqNN(a, b int32) bool {
 const strCacheSize = 64
 
 // strEntry caches, for the input's text a:b (key a<<32|b, plus 1; 0 is
-// empty), its hash and UTF-16 length once computed (h != 0) and its boxed
-// value once made (v != nil).
+// empty), its arena node once made (node != 0), with its hash and UTF-16
+// length, and its boxed value once made (v != nil).
 type strEntry struct {
-	key uint64
-	h   uint64
-	u16 int32
-	v   any
+	key  uint64
+	h    uint64
+	u16  int32
+	node int32
+	v    any
 }
 
 // strAt returns the cache entry of the input's text a:b, emptied when it
@@ -694,20 +695,28 @@ func (m *matcher) strAt(a, b int32) *strEntry {
 	return e
 }
 
-// strVal returns the arena value of the input's text a:b: a new node,
-// with the text's hash and stats. Those of a long text are cached.
+// strVal returns the arena value of the input's text a:b, with its hash
+// and stats. Its node is made once and cached: the same wildcard text is
+// in many parses.
 func (m *matcher) strVal(a, b int32) nval {
-	n := m.newNode(node{kind: nStr, a: a, b: b})
-	if b-a <= 16 {
-		s := m.in[a:b]
-		return nval{n: n, st: stats{1, int32(m.utf16Len(s))}, h: hashString(s)}
-	}
 	e := m.strAt(a, b)
-	if e.h == 0 {
+	if e.node == 0 {
 		s := m.in[a:b]
 		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+		e.node = m.newNode(node{kind: nStr, a: a, b: b})
 	}
-	return nval{n: n, st: stats{1, e.u16}, h: e.h}
+	return nval{n: e.node, st: stats{1, e.u16}, h: e.h}
+}
+
+// dropNodes removes the arena's nodes from mark on, and the cached texts'
+// nodes among them.
+func (m *matcher) dropNodes(mark int) {
+	m.nodes = m.nodes[:mark]
+	for _, i := range m.strUsed {
+		if e := &m.strCache[i]; int(e.node) >= mark {
+			e.node = 0
+		}
+	}
 }
 
 // utf16Len is utf16Len(s) for a text of the input, which needs no look

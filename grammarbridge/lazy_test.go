@@ -94,7 +94,8 @@ func checkArena(t *testing.T, count *int) func(*matcher) {
 		if !m.eqNN(got.n, again.n) {
 			t.Errorf("%q: eqNN says %s differs from itself", m.in, Canonical(want.v))
 		}
-		m.nodes, m.kids, m.vals = m.nodes[:mark], m.kids[:kmark], m.vals[:vmark]
+		m.dropNodes(mark)
+		m.kids, m.vals = m.kids[:kmark], m.vals[:vmark]
 	}
 }
 

@@ -108,7 +108,8 @@ func (m *matcher) record() {
 			m.results[i].order = m.work
 		}
 		// The arena's nodes of this parse are no longer needed.
-		m.nodes, m.kids = m.nodes[:mark], m.kids[:kmark]
+		m.dropNodes(mark)
+		m.kids = m.kids[:kmark]
 		clear(m.vals[vmark:])
 		m.vals = m.vals[:vmark]
 		return
