@@ -311,97 +311,86 @@ func (s stats) shortKey() uint64 {
 	return k | uint64(1<<15-1-s.values)<<16 | uint64(s.wildChars)
 }
 
-// frame is an alternative being rebuilt from the trail. It holds no
-// pointers, so the build stack is cheap to write.
-type frame struct {
-	alt        int32 // the alternative's id
-	parentSlot int32 // where the value goes in the parent frame (-1: nowhere)
-	slots      int32 // its variables: m.slotBuf[slots:slots+nslots]
-	nslots     int32 // then the value of the last rule or group matched in it
-}
+// frame was an alternative being rebuilt from the trail, on a stack that
+// build no longer uses (buildFrame recurses instead): matcher.frames can
+// go.
+type frame struct{}
 
 // build replays a trail (of a whole parse, or of one rule) and returns
-// its value, in the arena.
+// its value, in the arena: the value of its last frame at the top.
 func (m *matcher) build(trail []event) nval {
-	avs := m.g.vt.alts
-	// A root frame receives the value of the frames at the top: its last
-	// value, slots[0], is the result (kept there, not in a variable, which
-	// would hold five more registers through the loop).
-	stack := append(m.frames[:0], frame{parentSlot: -1})
-	slots := append(m.slotBuf[:0], undefNval)
+	out := undefNval
 	for i := 0; i < len(trail); i++ {
-		ev := &trail[i]
-		var v nval // the value of a frame that ends here
-		parentSlot := ev.slot
-		switch ev.kind {
-		case evBegin:
-			a := &avs[ev.alt]
-			n := int(a.nslots)
-			if n == 0 && i+1 < len(trail) && trail[i+1].kind == evEnd {
-				// An alternative with nothing inside (a keyword, most
-				// often): its value needs no frame.
-				if a.how == avConst {
-					v = a.v
-				} else {
-					v = m.altValue(a, nil, undefNval)
-				}
-				i++
-				break
-			}
-			base := len(slots)
-			stack = append(stack, frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(base), nslots: int32(n)})
-			// Its variables and its last value, all undefined.
-			if base+n+1 > cap(slots) {
-				slots = append(slots[:cap(slots)], make([]nval, base+n+1-cap(slots))...)
-			}
-			slots = slots[:base+n+1]
-			for j := base; j < len(slots); j++ {
-				slots[j] = nval{}
-			}
-			continue
-		case evWild:
-			slots[stack[len(stack)-1].slots+ev.slot] = m.strVal(ev.a, ev.b)
-			continue
-		case evNum:
-			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
-			continue
-		case evEnd:
-			f := &stack[len(stack)-1]
-			end := f.slots + f.nslots
-			switch a := &avs[f.alt]; a.how {
-			case avVar:
-				v = slots[f.slots+a.slot] // "-> x": no call
-			case avChild:
-				v = slots[end]
-			case avConst:
-				v = a.v
-			case avExpr:
-				// Its ops use temporary slots after its last value.
-				need := int(end) + 1 + int(a.ntemp)
-				if need > cap(slots) {
-					slots = append(slots, make([]nval, need-len(slots))...)
-				}
-				v = m.evalOps(a.ops, slots[f.slots:need])
-			default:
-				v = m.altValue(a, slots[f.slots:end], slots[end])
-			}
-			slots = slots[:f.slots]
-			parentSlot = f.parentSlot
-			stack = stack[:len(stack)-1]
-		}
-		if len(stack) == 1 {
-			slots[0] = v
-			continue
-		}
-		parent := &stack[len(stack)-1]
-		slots[parent.slots+parent.nslots] = v // its last value
-		if parentSlot >= 0 {
-			slots[parent.slots+parentSlot] = v
+		if trail[i].kind == evBegin {
+			out, i = m.buildFrame(trail, i, 0)
 		}
 	}
-	out := slots[0]
-	m.frames, m.slotBuf = stack[:0], slots[:0]
 	return out
+}
+
+// buildFrame rebuilds the alternative that begins at trail[i], with its
+// variables, then its last value (the value of the last rule or group
+// matched in it), in m.slotBuf from base on. It returns its value and
+// the index of its end. One call per frame, rather than one loop with a
+// stack of frames, keeps the state of each in registers: most trails are
+// an alternative with a few wildcards, or with a rule or two inside.
+func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
+	a := &m.g.vt.alts[trail[i].alt]
+	n := int(a.nslots)
+	i++
+	if n == 0 && i < len(trail) && trail[i].kind == evEnd {
+		// An alternative with nothing inside (a keyword, most often).
+		if a.how == avConst {
+			return a.v, i
+		}
+		return m.altValue(a, nil, undefNval), i
+	}
+	// Its variables and its last value, all undefined, and room for the
+	// temporary slots of its value.
+	if k := base + n + 1 + int(a.ntemp); k > len(m.slotBuf) {
+		m.slotBuf = append(m.slotBuf[:cap(m.slotBuf)], make([]nval, k+16)...)
+	}
+	fs := m.slotBuf[base : base+n+1]
+	for j := range fs {
+		fs[j] = nval{}
+	}
+	for ; i < len(trail); i++ {
+		ev := &trail[i]
+		switch ev.kind {
+		case evWild:
+			m.slotBuf[base+int(ev.slot)] = m.strVal(ev.a, ev.b)
+		case evNum:
+			m.slotBuf[base+int(ev.slot)] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
+		case evBegin:
+			var v nval
+			v, i = m.buildFrame(trail, i, base+n+1)
+			fs := m.slotBuf[base : base+n+1]
+			fs[n] = v
+			if ev.slot >= 0 {
+				fs[ev.slot] = v
+			}
+		case evEnd:
+			return m.endFrame(a, base, n), i
+		}
+	}
+	return undefNval, i // never: a trail's frames all end
+}
+
+// endFrame computes the value of alternative a, whose n variables and
+// last value are in m.slotBuf from base on.
+func (m *matcher) endFrame(a *altVal, base, n int) nval {
+	switch a.how {
+	case avVar:
+		return m.slotBuf[base+int(a.slot)] // "-> x": no call
+	case avChild:
+		return m.slotBuf[base+n]
+	case avConst:
+		return a.v
+	case avExpr:
+		// Its ops use temporary slots after its last value.
+		return m.evalOps(a.ops, m.slotBuf[base:base+n+1+int(a.ntemp)])
+	}
+	return m.altValue(a, m.slotBuf[base:base+n], m.slotBuf[base+n])
 }
 
 // altValue computes the value of alternative a, completed with
