@@ -41,6 +41,7 @@ type vprop struct {
 	kind vkind  // of its value
 	key  int32  // key id (Grammar.vt.keys)
 	arg  int32  // vkVar: the slot; vkLit: the literal
+	bit  uint64 // vkVar: the slot's bit in a frame's bound set (slotBit)
 	kmul uint64 // the key's hash times 31, as the object hash uses it
 	lsum uint64 // vkLit: the property's whole term of the hash
 	x    *vexpr // its value, when neither
@@ -84,6 +85,7 @@ type altVal struct {
 	nslots int32
 	slot   int32 // avVar
 	ntemp  int32 // avExpr: temporary slots its ops use, after the last value
+	clear  bool  // its frame's variables are cleared, not tracked (buildFrame)
 	v      nval  // avConst
 	ops    []vop // avExpr: the last one builds the value
 	alt    *calt // avEval
@@ -142,6 +144,7 @@ func (g *Grammar) compileValues() {
 				av.ntemp = next - av.nslots - 1
 			}
 		}
+		av.clear = av.nslots >= 63 || av.how == avEval
 		t.alts[i] = av
 	}
 	t.keyIndex, t.slab = nil, nil
@@ -158,13 +161,13 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 			case vkUndef: // JSON.stringify drops undefined properties
 				continue
 			case vkObj, vkArr:
-				p = vprop{kind: vkVar, key: p.key, arg: t.flatten(p.x, ops, next), kmul: p.kmul}
+				p = vprop{kind: vkVar, key: p.key, arg: t.flatten(p.x, ops, next), bit: slotBit(1 << 30), kmul: p.kmul}
 			}
 			op.props = append(op.props, p)
 		}
 	} else {
 		for _, k := range x.kids {
-			p := vprop{kind: k.kind}
+			p := vprop{kind: k.kind, bit: slotBit(k.slot)}
 			switch k.kind {
 			case vkUndef: // and writes undefined elements as null
 				p = vprop{kind: vkLit, arg: 0}
@@ -173,7 +176,7 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 			case vkVar:
 				p.arg = k.slot
 			default:
-				p = vprop{kind: vkVar, arg: t.flatten(k, ops, next)}
+				p = vprop{kind: vkVar, arg: t.flatten(k, ops, next), bit: slotBit(1 << 30)}
 			}
 			op.props = append(op.props, p)
 		}
@@ -225,7 +228,7 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 			vp := vprop{kind: k.kind, key: key, kmul: t.keyHash[key] * 31}
 			switch k.kind {
 			case vkVar:
-				vp.arg = k.slot
+				vp.arg, vp.bit = k.slot, slotBit(k.slot)
 			case vkLit:
 				vp.arg = k.lit
 				vp.lsum = propHash(vp.kmul, t.litHash[k.lit])
@@ -387,26 +390,33 @@ func (m *matcher) valNode(v any) int32 {
 	return m.newNode(node{kind: nVal, a: int32(len(m.vals) - 1)})
 }
 
+// slotBit returns the bit of slot i in a frame's bound set: slots from 63
+// on (and temporary slots) share the last bit, which is always set.
+func slotBit(i int32) uint64 { return 1 << min(i, 63) }
+
 // evalOps builds a value from its ops over a frame's slots fs (its
 // variables, its last value, and room for the ops' temporary slots). The
-// stats of the value are those of the variables it reads.
-func (m *matcher) evalOps(ops []vop, fs []nval) nval {
+// slots of variables not in bound (see frame) were never written: they
+// are undefined. The stats of the value are those of the variables it
+// reads.
+func (m *matcher) evalOps(ops []vop, fs []nval, bound uint64) nval {
+	bound |= 1 << 63
 	if len(ops) == 1 && ops[0].kind == vkObj {
-		return m.evalObj(ops[0].props, fs)
+		return m.evalObj(ops[0].props, fs, bound)
 	}
 	for i := range ops {
 		op := &ops[i]
 		if op.kind == vkObj {
-			fs[op.dst] = m.evalObj(op.props, fs)
+			fs[op.dst] = m.evalObj(op.props, fs, bound)
 		} else {
-			fs[op.dst] = m.evalArr(op.props, fs)
+			fs[op.dst] = m.evalArr(op.props, fs, bound)
 		}
 	}
 	return fs[ops[len(ops)-1].dst]
 }
 
 // evalObj builds an object literal's value.
-func (m *matcher) evalObj(props []vprop, fs []nval) nval {
+func (m *matcher) evalObj(props []vprop, fs []nval, bound uint64) nval {
 	start := len(m.kids)
 	m.kids = m.growKids(len(props))
 	ks := m.kids[start:]
@@ -420,6 +430,9 @@ func (m *matcher) evalObj(props []vprop, fs []nval) nval {
 			ks[n] = kid{key: p.key, n: litNode(p.arg)}
 			sum += p.lsum
 			n++
+			continue
+		}
+		if bound&p.bit == 0 { // undefined: JSON.stringify drops it
 			continue
 		}
 		v := &fs[p.arg]
@@ -439,7 +452,7 @@ func (m *matcher) evalObj(props []vprop, fs []nval) nval {
 }
 
 // evalArr builds an array literal's value.
-func (m *matcher) evalArr(elems []vprop, fs []nval) nval {
+func (m *matcher) evalArr(elems []vprop, fs []nval, bound uint64) nval {
 	start := len(m.kids)
 	m.kids = m.growKids(len(elems))
 	ks := m.kids[start:]
@@ -452,6 +465,8 @@ func (m *matcher) evalArr(elems []vprop, fs []nval) nval {
 		var v nval
 		if p.kind == vkLit {
 			v = nval{n: litNode(p.arg), h: m.g.vt.litHash[p.arg]}
+		} else if bound&p.bit == 0 {
+			v = nval{n: nilNode, h: hashNil} // undefined is written as null
 		} else {
 			v = fs[p.arg]
 			st = st.add(v.st)

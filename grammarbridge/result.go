@@ -345,22 +345,30 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 		}
 		return m.altValue(a, nil, undefNval), i
 	}
-	// Its variables and its last value, all undefined, and room for the
-	// temporary slots of its value.
+	// Room for its variables, its last value (undefined) and the
+	// temporary slots of its value. Its variables are not cleared (most
+	// of an object's properties are most often unbound): bound has the
+	// bit (slotBit) of each one written, and a variable not in it is
+	// undefined. One with more variables, or whose value the evaluator
+	// computes, is cleared instead, with every bit set.
 	if k := base + n + 1 + int(a.ntemp); k > len(m.slotBuf) {
 		m.slotBuf = append(m.slotBuf[:cap(m.slotBuf)], make([]nval, k+16)...)
 	}
-	fs := m.slotBuf[base : base+n+1]
-	for j := range fs {
-		fs[j] = nval{}
+	m.slotBuf[base+n] = nval{}
+	var bound uint64
+	if a.clear {
+		clear(m.slotBuf[base : base+n])
+		bound = ^uint64(0)
 	}
 	for ; i < len(trail); i++ {
 		ev := &trail[i]
 		switch ev.kind {
 		case evWild:
 			m.slotBuf[base+int(ev.slot)] = m.strVal(ev.a, ev.b)
+			bound |= slotBit(ev.slot)
 		case evNum:
 			m.slotBuf[base+int(ev.slot)] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
+			bound |= slotBit(ev.slot)
 		case evBegin:
 			var v nval
 			v, i = m.buildFrame(trail, i, base+n+1)
@@ -368,19 +376,23 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 			fs[n] = v
 			if ev.slot >= 0 {
 				fs[ev.slot] = v
+				bound |= slotBit(ev.slot)
 			}
 		case evEnd:
-			return m.endFrame(a, base, n), i
+			return m.endFrame(a, base, n, bound), i
 		}
 	}
 	return undefNval, i // never: a trail's frames all end
 }
 
-// endFrame computes the value of alternative a, whose n variables and
-// last value are in m.slotBuf from base on.
-func (m *matcher) endFrame(a *altVal, base, n int) nval {
+// endFrame computes the value of alternative a, whose n variables (those
+// in bound) and last value are in m.slotBuf from base on.
+func (m *matcher) endFrame(a *altVal, base, n int, bound uint64) nval {
 	switch a.how {
 	case avVar:
+		if bound&slotBit(a.slot) == 0 {
+			return undefNval
+		}
 		return m.slotBuf[base+int(a.slot)] // "-> x": no call
 	case avChild:
 		return m.slotBuf[base+n]
@@ -388,7 +400,7 @@ func (m *matcher) endFrame(a *altVal, base, n int) nval {
 		return a.v
 	case avExpr:
 		// Its ops use temporary slots after its last value.
-		return m.evalOps(a.ops, m.slotBuf[base:base+n+1+int(a.ntemp)])
+		return m.evalOps(a.ops, m.slotBuf[base:base+n+1+int(a.ntemp)], bound)
 	}
 	return m.altValue(a, m.slotBuf[base:base+n], m.slotBuf[base+n])
 }
@@ -406,7 +418,7 @@ func (m *matcher) altValue(a *altVal, fs []nval, last nval) nval {
 	case avExpr:
 		fs = append(fs[:len(fs):len(fs)], last)
 		fs = append(fs, make([]nval, a.ntemp)...)
-		return m.evalOps(a.ops, fs)
+		return m.evalOps(a.ops, fs, ^uint64(0))
 	}
 	// A value the arena does not support: evaluate it on plain values.
 	pv := make([]slotVal, len(fs))
