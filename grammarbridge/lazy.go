@@ -636,6 +636,9 @@ func (m *matcher) eqNV(n int32, v any) bool {
 
 // eqNN reports whether two arena values are equal (equalValue).
 func (m *matcher) eqNN(a, b int32) bool {
+	if a == b { // a shared text, or a literal
+		return true
+	}
 	na, nb := m.nodeAt(a), m.nodeAt(b)
 	if na.kind == nb.kind {
 		switch na.kind {

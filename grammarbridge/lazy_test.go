@@ -303,3 +303,35 @@ func TestCounts(t *testing.T) {
 		t.Errorf("two places of the value share one object")
 	}
 }
+
+// TestConstValuesFresh checks that a value of literals only, kept as one
+// literal, is copied into every match: the caller may change it.
+func TestConstValuesFresh(t *testing.T) {
+	g := mustCompile(t, `<Start> = play -> { actionName: "play", parameters: { all: true, list: [1, "a", undefined] }, skip: undefined }
+	        | $(x:<Const>) $(y:<Const>) -> [x, y];
+	<Const> = stop -> { actionName: "stop" };`, Options{})
+	const want = `{"actionName":"play","parameters":{"all":true,"list":[1,"a",null]}}`
+	for range 2 {
+		ms, err := g.Match("play")
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("play: %v, %v", ms, err)
+		}
+		if got := Canonical(ms[0].Value); got != want {
+			t.Fatalf("play: %s, want %s", got, want)
+		}
+		o := ms[0].Value.(*Object)
+		o.Props[0].Value = "changed"
+		o.Props[1].Value.(*Object).Props[1].Value.([]any)[0] = "changed"
+	}
+	ms, err := g.Match("stop stop")
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("stop stop: %v, %v", ms, err)
+	}
+	arr := ms[0].Value.([]any)
+	if arr[0].(*Object) == arr[1].(*Object) {
+		t.Fatalf("stop stop: one object twice in %s", Canonical(ms[0].Value))
+	}
+	if got := Canonical(arr); got != `[{"actionName":"stop"},{"actionName":"stop"}]` || ms[0].MatchedValues != 0 {
+		t.Fatalf("stop stop: %s (%d values)", got, ms[0].MatchedValues)
+	}
+}
