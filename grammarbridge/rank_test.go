@@ -3,6 +3,7 @@ package grammarbridge
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -68,6 +69,44 @@ func TestRankKeysSlow(t *testing.T) {
 		slow := m.rankKeysSlow()
 		if !slices.Equal(fast, slow) {
 			t.Fatalf("%d results: fast %v, slow %v", n, fast, slow)
+		}
+	}
+}
+
+// TestResultIndex checks findResult, scanning and then by the index, on
+// results whose hashes collide: all of them, or all but the high half.
+func TestResultIndex(t *testing.T) {
+	in := strings.Repeat("abcdefghij", 40)
+	for _, hash := range []func(i int) uint64{
+		func(i int) uint64 { return 7 },
+		func(i int) uint64 { return uint64(i%5) << 32 },
+		func(i int) uint64 { return uint64(i%3) | 1<<40 },
+		func(i int) uint64 { return mix64(uint64(i)) },
+	} {
+		m := &matcher{g: &Grammar{}, in: in}
+		m.resetArena()
+		// Results are the texts in[i:i+10], of which only ten differ.
+		for i := range 300 {
+			n := m.newNode(node{kind: nStr, a: int32(i), b: int32(i + 10)})
+			h := hash(i % 10)
+			if j := m.findResult(n, h); i < 10 && j != -1 || i >= 10 && j != i%10 {
+				t.Fatalf("text %d: found %d", i, j)
+			}
+			if i < 10 {
+				m.addResult(result{n: n, hash: h})
+			}
+		}
+		// And 500 texts that all differ.
+		for i := range 500 {
+			n := m.newNode(node{kind: nNum, num: float64(i)})
+			h := hash(i)
+			if j := m.findResult(n, h); j != -1 {
+				t.Fatalf("number %d: found %d", i, j)
+			}
+			m.addResult(result{n: n, hash: h})
+			if j := m.findResult(n, h); j != len(m.results)-1 {
+				t.Fatalf("number %d: found %d, want %d", i, j, len(m.results)-1)
+			}
 		}
 	}
 }

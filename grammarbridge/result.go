@@ -114,13 +114,18 @@ func (m *matcher) record() {
 		m.vals = m.vals[:vmark]
 		return
 	}
-	m.results = append(m.results, result{n: n, c: c, st: st, order: m.work, hash: h})
+	m.addResult(result{n: n, c: c, st: st, order: m.work, hash: h})
+}
+
+// addResult adds a new result, and indexes it.
+func (m *matcher) addResult(r result) {
+	m.results = append(m.results, r)
 	switch k := len(m.results); {
 	case k < linearResults:
 	case k == linearResults || 2*k > len(m.keys):
 		m.indexResults()
 	default:
-		m.indexResult(k-1, h)
+		m.indexResult(k-1, r.hash)
 	}
 }
 
@@ -218,8 +223,15 @@ func (m *matcher) ranked() []Match {
 		r := &rs[uint32(k)]
 		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values), WildcardChars: int(r.st.wildChars)}
 	}
+	if cap(m.keys) > maxKeysKept {
+		m.keys = nil // an input's many results are no reason to keep them
+	}
 	return out
 }
+
+// maxKeysKept is the most entries of matcher.keys kept for the next
+// input (the index of up to 8k results).
+const maxKeysKept = 1 << 15
 
 // rankKey is an entry of matcher.keys: while matching, of the result
 // index; when ranking, a result's place: its rank above, its index in
