@@ -35,8 +35,9 @@ type vexpr struct {
 	kids  []*vexpr // vkArr
 }
 
-// vprop is a property of an object literal, with what evalNode needs of
-// it in one place: a variable's slot or a literal's id, without a call.
+// vprop is a property of an object literal (or an element of an array
+// literal), with what evalObj needs of it in one place: a variable's slot
+// or a literal's id, read without a call.
 type vprop struct {
 	kind vkind  // of its value
 	key  int32  // key id (Grammar.vt.keys)
@@ -108,8 +109,8 @@ const (
 	avConst altHow = iota // v: a literal, its default text, or undefined
 	avVar                 // the variable in slot
 	avChild               // the value of the last rule or group matched in it
-	avExpr                // evalNode(vx)
-	avEval                // the evaluator (frameValue)
+	avExpr                // its ops (evalOps)
+	avEval                // the evaluator (altValue)
 )
 
 // compileValues prepares every alternative's value for the arena.
@@ -396,9 +397,9 @@ func slotBit(i int32) uint64 { return 1 << min(i, 63) }
 
 // evalOps builds a value from its ops over a frame's slots fs (its
 // variables, its last value, and room for the ops' temporary slots). The
-// slots of variables not in bound (see frame) were never written: they
-// are undefined. The stats of the value are those of the variables it
-// reads.
+// slots of variables not in bound (see buildFrame) were never written:
+// they are undefined. The stats of the value are those of the variables
+// it reads.
 func (m *matcher) evalOps(ops []vop, fs []nval, bound uint64) nval {
 	bound |= 1 << 63
 	if len(ops) == 1 && ops[0].kind == vkObj {
