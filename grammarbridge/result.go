@@ -383,7 +383,14 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 			bound |= slotBit(ev.slot)
 		case evBegin:
 			var v nval
-			v, i = m.buildFrame(trail, i, base+n+1)
+			if c := &m.g.vt.alts[ev.alt]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
+				trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
+				// A rule that is one wildcard ("-> x"): no frame.
+				v = m.strVal(trail[i+1].a, trail[i+1].b)
+				i += 2
+			} else {
+				v, i = m.buildFrame(trail, i, base+n+1)
+			}
 			fs := m.slotBuf[base : base+n+1]
 			fs[n] = v
 			if ev.slot >= 0 {
