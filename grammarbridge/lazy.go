@@ -405,7 +405,8 @@ func (m *matcher) evalOps(ops []vop, fs []nval, bound uint64) nval {
 	if len(ops) == 1 && ops[0].kind == vkObj {
 		return m.evalObj(ops[0].props, fs, bound)
 	}
-	for i := range ops {
+	last := len(ops) - 1
+	for i := range ops[:last] {
 		op := &ops[i]
 		if op.kind == vkObj {
 			fs[op.dst] = m.evalObj(op.props, fs, bound)
@@ -413,7 +414,10 @@ func (m *matcher) evalOps(ops []vop, fs []nval, bound uint64) nval {
 			fs[op.dst] = m.evalArr(op.props, fs, bound)
 		}
 	}
-	return fs[ops[len(ops)-1].dst]
+	if ops[last].kind == vkObj {
+		return m.evalObj(ops[last].props, fs, bound)
+	}
+	return m.evalArr(ops[last].props, fs, bound)
 }
 
 // evalObj builds an object literal's value.
@@ -559,27 +563,7 @@ func (mt *materializer) value(m *matcher, n int32) any {
 	case nNum:
 		return nd.num
 	case nObj:
-		obj := &mt.objs[mt.oi]
-		mt.oi++
-		k := int(nd.b)
-		props := mt.props[mt.pi : mt.pi+k : mt.pi+k]
-		mt.pi += k
-		obj.Props = props
-		kids := m.kids[nd.a : nd.a+nd.b]
-		kids = kids[:len(props)]
-		keys, lits := m.g.vt.keys, m.g.vt.lits
-		for i, kd := range kids {
-			var v any
-			if kd.n < 0 { // a literal or a text without a call to value
-				v = lits[-kd.n-1]
-			} else if nd := &m.nodes[kd.n]; nd.kind == nStr {
-				v = m.boxStr(nd.a, nd.b)
-			} else {
-				v = mt.value(m, kd.n)
-			}
-			props[i] = Prop{keys[kd.key], v}
-		}
-		return obj
+		return mt.object(m, nd.a, nd.b)
 	case nArr:
 		k := int(nd.b)
 		arr := mt.elems[mt.ei : mt.ei+k : mt.ei+k]
@@ -590,6 +574,43 @@ func (mt *materializer) value(m *matcher, n int32) any {
 		return arr
 	}
 	return Undefined
+}
+
+// object returns the arena object of properties m.kids[a:a+k] as an
+// Object, with its properties, from the slices alloc made.
+func (mt *materializer) object(m *matcher, a, k int32) *Object {
+	obj := &mt.objs[mt.oi]
+	mt.oi++
+	pi := mt.pi
+	mt.pi += int(k)
+	props := mt.props[pi:mt.pi:mt.pi]
+	obj.Props = props
+	kids := m.kids[a : a+k]
+	kids = kids[:len(props)]
+	keys, lits, cache := m.g.vt.keys, m.g.vt.lits, m.strCache
+	for i := range kids {
+		kd := kids[i]
+		var v any
+		if kd.n < 0 { // a literal
+			v = lits[-kd.n-1]
+		} else if nd := &m.nodes[kd.n]; nd.kind == nStr {
+			// boxStr, in place: the same text is in many results.
+			e := &cache[(uint64(nd.a)*31+uint64(nd.b))&(strCacheSize-1)]
+			if e.key != uint64(nd.a)<<32|uint64(nd.b)+1 {
+				e = m.strAt(nd.a, nd.b)
+			}
+			if e.v == nil {
+				e.v = m.in[nd.a:nd.b]
+			}
+			v = e.v
+		} else if nd.kind == nObj {
+			v = mt.object(m, nd.a, nd.b)
+		} else {
+			v = mt.value(m, kd.n)
+		}
+		props[i] = Prop{keys[kd.key], v}
+	}
+	return obj
 }
 
 // eqNV reports whether arena value n equals plain value v (equalValue).
