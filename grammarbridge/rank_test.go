@@ -30,8 +30,8 @@ func TestStatsKey(t *testing.T) {
 	}
 }
 
-// TestSortKeys checks sortKeys (an insertion sort for a few keys) against
-// a plain sort, for every length up to 40.
+// TestSortKeys checks sortKeys (an insertion sort for a few keys, a radix
+// sort for many) against a plain sort.
 func TestSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for n := range 41 {
@@ -40,6 +40,25 @@ func TestSortKeys(t *testing.T) {
 			for i := range keys {
 				// Few distinct ranks, so that ties on rank are common.
 				keys[i] = rankKey(r.Uint64N(4)<<32 | uint64(i))
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			sortKeys(keys)
+			if !slices.Equal(keys, want) {
+				t.Fatalf("%d keys: sorted %v, want %v", n, keys, want)
+			}
+		}
+	}
+	for _, n := range []int{radixKeys, 300, 1000} {
+		for _, rank := range []func() uint64{
+			func() uint64 { return 7 },
+			func() uint64 { return r.Uint64N(4) << 16 },
+			func() uint64 { return r.Uint64N(1 << 32) },
+			func() uint64 { return 1<<31 | r.Uint64N(3)<<16 | r.Uint64N(300) },
+		} {
+			keys := make([]rankKey, n)
+			for i := range keys {
+				keys[i] = rankKey(rank()<<32 | uint64(i))
 			}
 			want := slices.Clone(keys)
 			slices.Sort(want)

@@ -284,8 +284,12 @@ func (m *matcher) rankKeysSlow() []rankKey {
 	return keys
 }
 
-// sortKeys sorts keys.
+// sortKeys sorts keys, whose low 32 bits (their index) are in order.
 func sortKeys(keys []rankKey) {
+	if len(keys) >= radixKeys {
+		radixSort(keys)
+		return
+	}
 	if len(keys) > 12 {
 		slices.Sort(keys)
 		return
@@ -298,6 +302,50 @@ func sortKeys(keys []rankKey) {
 			keys[j] = keys[j-1]
 		}
 		keys[j] = k
+	}
+}
+
+// radixKeys is the number of keys from which sortKeys sorts by radix.
+const radixKeys = 128
+
+// radixSort sorts keys, whose low 32 bits are in order, by their high 32
+// bits: a stable counting sort by each byte of those that is not the
+// same in every key (most often one or two: few counts of values, short
+// wildcard texts).
+func radixSort(keys []rankKey) {
+	and, or := ^rankKey(0), rankKey(0)
+	for _, k := range keys {
+		and &= k
+		or |= k
+	}
+	// The index's entries after the keys (at least as many) are free.
+	src, dst := keys, keys[len(keys):cap(keys)]
+	if len(dst) < len(keys) {
+		dst = make([]rankKey, len(keys))
+	}
+	dst = dst[:len(keys)]
+	for shift := 32; shift < 64; shift += 8 {
+		if (and^or)>>shift&0xff == 0 {
+			continue
+		}
+		var count [256]int32
+		for _, k := range src {
+			count[k>>shift&0xff]++
+		}
+		var sum int32
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, k := range src {
+			b := k >> shift & 0xff
+			dst[count[b]] = k
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
 	}
 }
 
