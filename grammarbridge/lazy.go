@@ -452,7 +452,9 @@ func (m *matcher) evalObj(props []vprop, fs []nval, bound uint64) nval {
 		}
 		n++
 	}
-	m.kids = m.kids[:start+n]
+	if n < len(props) {
+		m.kids = m.kids[:start+n] // drop the undefined properties' entries
+	}
 	return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), st: st, h: mix64(objectSeed + sum)}
 }
 
