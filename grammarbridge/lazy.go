@@ -352,6 +352,9 @@ func (m *matcher) resetArena() {
 	m.kids = m.kids[:0]
 	clear(m.vals)
 	m.vals = m.vals[:0]
+	if m.strCache == nil {
+		m.strCache = new([strCacheSize]strEntry)
+	}
 	m.clearStrCache()
 }
 
@@ -723,9 +726,6 @@ type strEntry struct {
 // (or several times in one): it is hashed, measured and boxed once.
 func (m *matcher) strAt(a, b int32) *strEntry {
 	key := uint64(a)<<32 | uint64(b) + 1
-	if m.strCache == nil {
-		m.strCache = new([strCacheSize]strEntry)
-	}
 	i := (uint64(a)*31 + uint64(b)) & (strCacheSize - 1)
 	e := &m.strCache[i]
 	if e.key != key {

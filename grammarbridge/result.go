@@ -424,7 +424,14 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 		ev := &trail[i]
 		switch ev.kind {
 		case evWild:
-			m.slotBuf[base+int(ev.slot)] = m.strVal(ev.a, ev.b)
+			// strVal, its cache hit in place.
+			var v nval
+			if e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]; e.key == uint64(ev.a)<<32|uint64(ev.b)+1 && e.node != 0 {
+				v = nval{n: e.node, st: stats{1, e.u16}, h: e.h}
+			} else {
+				v = m.strVal(ev.a, ev.b)
+			}
+			m.slotBuf[base+int(ev.slot)] = v
 			bound |= slotBit(ev.slot)
 		case evNum:
 			m.slotBuf[base+int(ev.slot)] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
