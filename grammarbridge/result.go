@@ -138,7 +138,7 @@ func (m *matcher) addResult(r result) {
 
 // linearResults is the number of results below which findResult scans
 // them: comparing up to that many hashes costs less than indexing them.
-const linearResults = 32
+const linearResults = 8
 
 // findResult returns the index of the result equal to arena value n
 // (whose hash is h), or -1.
