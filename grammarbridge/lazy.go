@@ -124,7 +124,7 @@ func (g *Grammar) compileValues() {
 		case implicitText:
 			a.textLit = t.lit(a.text)
 			// TypeAgent records a rule's default text as a matched value.
-			av.v = nval{n: litNode(a.textLit), st: stats{1, 0}, h: a.textHash}
+			av.v = nval{n: litNode(a.textLit), st: mkStats(1, 0), h: a.textHash}
 		case implicitSlot:
 			av.how = avVar
 		case implicitChild:
@@ -747,7 +747,7 @@ func (m *matcher) strVal(a, b int32) nval {
 		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
 		e.node = m.newNode(node{kind: nStr, a: a, b: b})
 	}
-	return nval{n: e.node, st: stats{1, e.u16}, h: e.h}
+	return nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
 }
 
 // dropNodes removes the arena's nodes from mark on, and the cached texts'

@@ -30,9 +30,9 @@ func plainBuild(m *matcher, trail []event) slotVal {
 			stack = append(stack, f)
 		case evWild:
 			s := m.in[ev.a:ev.b]
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: stats{1, int32(utf16Len(s))}, h: hashValue(s)}
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: mkStats(1, int32(utf16Len(s))), h: hashValue(s)}
 		case evNum:
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: stats{1, 0}, h: hashValue(ev.num)}
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: mkStats(1, 0), h: hashValue(ev.num)}
 		case evEnd:
 			f := stack[len(stack)-1]
 			var v slotVal
@@ -44,7 +44,7 @@ func plainBuild(m *matcher, trail []event) slotVal {
 			case implicitSlot:
 				v = f.slots[0]
 			case implicitText:
-				v = slotVal{v: f.alt.text, st: stats{1, 0}, h: hashValue(f.alt.text)}
+				v = slotVal{v: f.alt.text, st: mkStats(1, 0), h: hashValue(f.alt.text)}
 			case implicitChild:
 				v = f.last
 			default:

@@ -12,9 +12,9 @@ import (
 func TestStatsKey(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pick := func() stats {
-		return stats{values: []int32{0, 1, 2, 5, 1<<15 - 1}[r.IntN(5)], wildChars: []int32{0, 0, 1, 7, 30, 1<<16 - 1, 1 << 20}[r.IntN(7)]}
+		return mkStats([]int32{0, 1, 2, 5, 1<<15 - 1}[r.IntN(5)], []int32{0, 0, 1, 7, 30, 1<<16 - 1, 1 << 20}[r.IntN(7)])
 	}
-	short := func(s stats) bool { return s.values < 1<<15 && s.wildChars < 1<<16 }
+	short := func(s stats) bool { return s.values() < 1<<15 && s.wildChars() < 1<<16 }
 	for range 20000 {
 		a, b := pick(), pick()
 		ka, kb := a.key(), b.key()
@@ -78,7 +78,7 @@ func TestRankKeysSlow(t *testing.T) {
 	for n := range 60 {
 		m := &matcher{}
 		for i := range n {
-			st := stats{values: int32(r.IntN(3)), wildChars: int32(r.IntN(3))}
+			st := mkStats(int32(r.IntN(3)), int32(r.IntN(3)))
 			m.results = append(m.results, result{st: st, order: 10 * i})
 		}
 		fast := slices.Clone(m.rankKeys())

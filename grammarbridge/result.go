@@ -199,13 +199,13 @@ func (m *matcher) indexResult(i int, h uint64) {
 
 // better reports whether a ranks strictly before b.
 func better(a, b stats) bool {
-	if (a.wildChars == 0) != (b.wildChars == 0) {
-		return a.wildChars == 0
+	if (a.wildChars() == 0) != (b.wildChars() == 0) {
+		return a.wildChars() == 0
 	}
-	if a.values != b.values {
-		return a.values > b.values
+	if a.values() != b.values() {
+		return a.values() > b.values()
 	}
-	return a.wildChars < b.wildChars
+	return a.wildChars() < b.wildChars()
 }
 
 func (m *matcher) ranked() []Match {
@@ -221,7 +221,7 @@ func (m *matcher) ranked() []Match {
 	out := make([]Match, len(rs))
 	for i, k := range keys {
 		r := &rs[uint32(k)]
-		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values), WildcardChars: int(r.st.wildChars)}
+		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
 	}
 	if cap(m.keys) > maxKeysKept {
 		m.keys = nil // an input's many results are no reason to keep them
@@ -255,7 +255,7 @@ func (m *matcher) rankKeys() []rankKey {
 	prev := -1
 	for i := range rs {
 		r := &rs[i]
-		if r.order <= prev || uint32(r.st.values) >= 1<<15 || uint32(r.st.wildChars) >= 1<<16 {
+		if r.order <= prev || uint32(r.st.values()) >= 1<<15 || uint32(r.st.wildChars()) >= 1<<16 {
 			return m.rankKeysSlow()
 		}
 		prev = r.order
@@ -355,20 +355,20 @@ func radixSort(keys []rankKey) {
 func (s stats) key() uint64 {
 	const most = 1<<31 - 1
 	var k uint64
-	if s.wildChars != 0 {
+	if s.wildChars() != 0 {
 		k = 1 << 62
 	}
-	return k | uint64(most-min(max(s.values, 0), most))<<31 | uint64(min(max(s.wildChars, 0), most))
+	return k | uint64(most-min(max(s.values(), 0), most))<<31 | uint64(min(max(s.wildChars(), 0), most))
 }
 
 // shortKey is key in 32 bits, for values below 2^15 and wildcard
 // characters below 2^16.
 func (s stats) shortKey() uint64 {
 	var k uint64
-	if s.wildChars != 0 {
+	if s.wildChars() != 0 {
 		k = 1 << 31
 	}
-	return k | uint64(1<<15-1-s.values)<<16 | uint64(s.wildChars)
+	return k | uint64(1<<15-1-s.values())<<16 | uint64(s.wildChars())
 }
 
 // frame was an alternative being rebuilt from the trail, on a stack that
@@ -427,14 +427,14 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 			// strVal, its cache hit in place.
 			var v nval
 			if e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]; e.key == uint64(ev.a)<<32|uint64(ev.b)+1 && e.node != 0 {
-				v = nval{n: e.node, st: stats{1, e.u16}, h: e.h}
+				v = nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
 			} else {
 				v = m.strVal(ev.a, ev.b)
 			}
 			m.slotBuf[base+int(ev.slot)] = v
 			bound |= slotBit(ev.slot)
 		case evNum:
-			m.slotBuf[base+int(ev.slot)] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
+			m.slotBuf[base+int(ev.slot)] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: mkStats(1, 0), h: hashValue(ev.num)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
 			var v nval

@@ -17,14 +17,22 @@ type undefinedValue struct{}
 var Undefined = undefinedValue{}
 
 // stats are TypeAgent's ranking counts for a value: how many captured leaf
-// values (wildcards and numbers) it contains, and how many characters of
-// wildcard text.
-type stats struct {
-	values    int32
-	wildChars int32
+// values (wildcards and numbers) it contains (the low 32 bits), and how
+// many characters of wildcard text (the high 32 bits). One integer, so
+// that adding them is one addition in one register.
+type stats uint64
+
+// mkStats returns the stats of the given counts (not negative).
+func mkStats(values, wildChars int32) stats {
+	return stats(uint32(values)) | stats(uint32(wildChars))<<32
 }
 
-func (s stats) add(t stats) stats { return stats{s.values + t.values, s.wildChars + t.wildChars} }
+func (s stats) values() int32    { return int32(uint32(s)) }
+func (s stats) wildChars() int32 { return int32(uint32(s >> 32)) }
+
+// add returns s and t added (counts too big for int32 are not expected:
+// the work limit bounds them far below).
+func (s stats) add(t stats) stats { return s + t }
 
 // slotVal is a bound variable: its value, the stats of what built it, and
 // the value's hash (hashValue), computed as the value is built.
