@@ -405,9 +405,6 @@ func slotBit(i int32) uint64 { return 1 << min(i, 63) }
 // it reads.
 func (m *matcher) evalOps(ops []vop, fs []nval, bound uint64) nval {
 	bound |= 1 << 63
-	if len(ops) == 1 && ops[0].kind == vkObj {
-		return m.evalObj(ops[0].props, fs, bound)
-	}
 	last := len(ops) - 1
 	for i := range ops[:last] {
 		op := &ops[i]
