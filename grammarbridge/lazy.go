@@ -28,19 +28,31 @@ const (
 // variables, and object and array literals. An alternative whose value
 // uses anything else keeps the evaluator (calt.vx is nil).
 type vexpr struct {
-	kind vkind
-	lit  int32    // vkLit
-	slot int32    // vkVar
-	keys []int32  // vkObj: key ids (Grammar.keys), parallel to kids
-	kmul []uint64 // vkObj: each key's hash times 31, as the object hash uses it
-	lsum []uint64 // vkObj: for a literal property, its whole term of the hash
-	kids []*vexpr
+	kind  vkind
+	lit   int32    // vkLit
+	slot  int32    // vkVar
+	props []vprop  // vkObj
+	kids  []*vexpr // vkArr
+}
+
+// vprop is a property of an object literal (or an element of an array
+// literal), with what evalObj needs of it in one place: a variable's slot
+// or a literal's id, read without a call.
+type vprop struct {
+	kind vkind  // of its value
+	key  int32  // key id (Grammar.vt.keys)
+	arg  int32  // vkVar: the slot; vkLit: the literal
+	bit  uint64 // vkVar: the slot's bit in a frame's bound set (slotBit)
+	kmul uint64 // the key's hash times 31, as the object hash uses it
+	lsum uint64 // vkLit: the property's whole term of the hash
+	x    *vexpr // its value, when neither
 }
 
 // valueTables holds the constants the compiled value expressions refer to
 // by index, so that arena nodes need no pointers.
 type valueTables struct {
-	lits     []any // boxed once; lits[0] is nil
+	alts     []altVal // by alternative id
+	lits     []any    // boxed once; lits[0] is nil
 	litHash  []uint64
 	keys     []string
 	keyHash  []uint64
@@ -67,19 +79,113 @@ func (t *valueTables) key(k string) int32 {
 	return int32(len(t.keys) - 1)
 }
 
+// altVal is what build needs of an alternative, in one table by id: how
+// its value is made and, when that needs no call, the value itself.
+type altVal struct {
+	how    altHow
+	nslots int32
+	slot   int32 // avVar
+	ntemp  int32 // avExpr: temporary slots its ops use, after the last value
+	clear  bool  // its frame's variables are cleared, not tracked (buildFrame)
+	v      nval  // avConst
+	ops    []vop // avExpr: the last one builds the value
+	alt    *calt // avEval
+}
+
+// vop builds one object or array literal from slots and literals only,
+// into slot dst: an object or array literal inside another is built by an
+// op before it, into a temporary slot after the frame's last value. A
+// value is a straight list of ops, each a loop without calls.
+type vop struct {
+	kind  vkind // vkObj or vkArr
+	dst   int32
+	props []vprop // kind vkVar (arg: slot) or vkLit; an array's have no key
+}
+
+// altHow is how an alternative's value is made from its frame.
+type altHow uint8
+
+const (
+	avConst altHow = iota // v: a literal, its default text, or undefined
+	avVar                 // the variable in slot
+	avChild               // the value of the last rule or group matched in it
+	avExpr                // its ops (evalOps)
+	avEval                // the evaluator (altValue)
+)
+
 // compileValues prepares every alternative's value for the arena.
 func (g *Grammar) compileValues() {
 	t := &g.vt
 	t.lit(nil) // nilLit
-	for _, a := range g.alts {
+	t.alts = make([]altVal, len(g.alts))
+	for i, a := range g.alts {
+		av := altVal{how: avConst, nslots: int32(a.nslots)}
 		switch a.implicit {
 		case implicitText:
 			a.textLit = t.lit(a.text)
+			// TypeAgent records a rule's default text as a matched value.
+			av.v = nval{n: litNode(a.textLit), st: mkStats(1, 0), h: a.textHash}
+		case implicitSlot:
+			av.how = avVar
+		case implicitChild:
+			av.how = avChild
 		case implicitExplicit:
 			a.vx = t.compile(a.value, a.vars)
+			switch x := a.vx; {
+			case x == nil:
+				av.how, av.alt = avEval, a
+			case x.kind == vkVar:
+				av.how, av.slot = avVar, x.slot
+			case x.kind == vkLit:
+				av.v = nval{n: litNode(x.lit), h: t.litHash[x.lit]}
+			case x.kind != vkUndef:
+				next := av.nslots + 1
+				av.how = avExpr
+				t.flatten(x, &av.ops, &next)
+				av.ntemp = next - av.nslots - 1
+			}
 		}
+		av.clear = av.nslots >= 63 || av.how == avEval
+		t.alts[i] = av
 	}
 	t.keyIndex, t.slab = nil, nil
+}
+
+// flatten appends the ops that build object or array literal x to ops,
+// its nested literals first, each into slot *next (then incremented), and
+// returns the slot of x.
+func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
+	op := vop{kind: x.kind}
+	if x.kind == vkObj {
+		for _, p := range x.props {
+			switch p.kind {
+			case vkUndef: // JSON.stringify drops undefined properties
+				continue
+			case vkObj, vkArr:
+				p = vprop{kind: vkVar, key: p.key, arg: t.flatten(p.x, ops, next), bit: slotBit(1 << 30), kmul: p.kmul}
+			}
+			op.props = append(op.props, p)
+		}
+	} else {
+		for _, k := range x.kids {
+			p := vprop{kind: k.kind, bit: slotBit(k.slot)}
+			switch k.kind {
+			case vkUndef: // and writes undefined elements as null
+				p = vprop{kind: vkLit, arg: 0}
+			case vkLit:
+				p.arg = k.lit
+			case vkVar:
+				p.arg = k.slot
+			default:
+				p = vprop{kind: vkVar, arg: t.flatten(k, ops, next), bit: slotBit(1 << 30)}
+			}
+			op.props = append(op.props, p)
+		}
+	}
+	op.dst = *next
+	*next++
+	*ops = append(*ops, op)
+	return op.dst
 }
 
 // newVexpr allocates a vexpr from a slab.
@@ -107,27 +213,31 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 		}
 		return t.newVexpr(vexpr{kind: vkVar, slot: int32(s)})
 	case *ObjectValue:
-		v := vexpr{kind: vkObj, keys: make([]int32, 0, len(x.Props)), kmul: make([]uint64, 0, len(x.Props)), lsum: make([]uint64, 0, len(x.Props)), kids: make([]*vexpr, 0, len(x.Props))}
+		v := vexpr{kind: vkObj, props: make([]vprop, 0, len(x.Props))}
 		for _, p := range x.Props {
 			if p.Spread {
 				return nil
 			}
 			key := t.key(p.Key)
-			if slices.Contains(v.keys, key) {
+			if slices.ContainsFunc(v.props, func(q vprop) bool { return q.key == key }) {
 				return nil // a key written twice
 			}
 			k := t.compile(p.Value, vars)
 			if k == nil {
 				return nil
 			}
-			v.keys = append(v.keys, key)
-			v.kmul = append(v.kmul, t.keyHash[key]*31)
-			var lsum uint64
-			if k.kind == vkLit {
-				lsum = mix64(t.keyHash[key]*31 ^ t.litHash[k.lit])
+			vp := vprop{kind: k.kind, key: key, kmul: t.keyHash[key] * 31}
+			switch k.kind {
+			case vkVar:
+				vp.arg, vp.bit = k.slot, slotBit(k.slot)
+			case vkLit:
+				vp.arg = k.lit
+				vp.lsum = propHash(vp.kmul, t.litHash[k.lit])
+			case vkUndef:
+			default:
+				vp.x = k
 			}
-			v.lsum = append(v.lsum, lsum)
-			v.kids = append(v.kids, k)
+			v.props = append(v.props, vp)
 		}
 		return t.newVexpr(v)
 	case *ArrayValue:
@@ -229,13 +339,12 @@ func objProps(k int, isObj bool) counts {
 	return counts(k) * countElem
 }
 
-var (
-	hashUndefined = hashValue(Undefined)
-	hashNil       = hashValue(nil)
-)
+var hashNil = hashValue(nil)
 
-// undefNval is the value of a variable that was not bound.
-var undefNval = nval{n: undefNode, h: hashUndefined}
+// undefNval is the value of a variable that was not bound: the zero
+// nval (Undefined hashes to 0), so that a frame's slots are cleared
+// rather than copied.
+var undefNval = nval{}
 
 // resetArena empties the arena for a new match.
 func (m *matcher) resetArena() {
@@ -243,6 +352,9 @@ func (m *matcher) resetArena() {
 	m.kids = m.kids[:0]
 	clear(m.vals)
 	m.vals = m.vals[:0]
+	if m.strCache == nil {
+		m.strCache = new([strCacheSize]strEntry)
+	}
 	m.clearStrCache()
 }
 
@@ -282,72 +394,98 @@ func (m *matcher) valNode(v any) int32 {
 	return m.newNode(node{kind: nVal, a: int32(len(m.vals) - 1)})
 }
 
-// evalNode evaluates a compiled value expression over slots, adding the
-// stats of the variables it reads to st.
-func (m *matcher) evalNode(x *vexpr, slots []nval, st *stats) nval {
-	switch x.kind {
-	case vkLit:
-		return nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]}
-	case vkVar:
-		s := slots[x.slot]
-		*st = st.add(s.st)
-		return s
-	case vkObj:
-		// Reserve the properties first: nested values append after them.
-		start := len(m.kids)
-		m.kids = m.growKids(len(x.kids))
-		sum, n := uint64(0), 0
-		var c counts
-		for i, k := range x.kids {
-			var v nval // a variable or a literal without a call
-			switch k.kind {
-			case vkVar:
-				v = slots[k.slot]
-				*st = st.add(v.st)
-			case vkLit: // its hash term is known
-				m.kids[start+n] = kid{key: x.keys[i], n: litNode(k.lit)}
-				sum += x.lsum[i]
-				n++
-				continue
-			default:
-				v = m.evalNode(k, slots, st)
-			}
-			if v.n == undefNode { // JSON.stringify drops undefined properties
-				continue
-			}
-			key := x.keys[i]
-			m.kids[start+n] = kid{key: key, n: v.n}
-			sum += mix64(x.kmul[i] ^ v.h)
-			c = c.plus(v.c)
-			n++
+// slotBit returns the bit of slot i in a frame's bound set: slots from 63
+// on (and temporary slots) share the last bit, which is always set.
+func slotBit(i int32) uint64 { return 1 << min(i, 63) }
+
+// evalOps builds a value from its ops over a frame's slots fs (its
+// variables, its last value, and room for the ops' temporary slots). The
+// slots of variables not in bound (see buildFrame) were never written:
+// they are undefined. The stats of the value are those of the variables
+// it reads.
+func (m *matcher) evalOps(ops []vop, fs []nval, bound uint64) nval {
+	bound |= 1 << 63
+	last := len(ops) - 1
+	for i := range ops[:last] {
+		op := &ops[i]
+		if op.kind == vkObj {
+			fs[op.dst] = m.evalObj(op.props, fs, bound)
+		} else {
+			fs[op.dst] = m.evalArr(op.props, fs, bound)
 		}
-		return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), h: mix64(objectSeed + sum)}
-	case vkArr:
-		start := len(m.kids)
-		m.kids = m.growKids(len(x.kids))
-		h := uint64(arraySeed)
-		var c counts
-		for i, k := range x.kids {
-			var v nval // a variable or a literal without a call
-			switch k.kind {
-			case vkVar:
-				v = slots[k.slot]
-				*st = st.add(v.st)
-			case vkLit:
-				v = nval{n: litNode(k.lit), h: m.g.vt.litHash[k.lit]}
-			default:
-				v = m.evalNode(k, slots, st)
-			}
+	}
+	if ops[last].kind == vkObj {
+		return m.evalObj(ops[last].props, fs, bound)
+	}
+	return m.evalArr(ops[last].props, fs, bound)
+}
+
+// evalObj builds an object literal's value.
+func (m *matcher) evalObj(props []vprop, fs []nval, bound uint64) nval {
+	start := len(m.kids)
+	m.kids = m.growKids(len(props))
+	ks := m.kids[start:]
+	ks = ks[:len(props)]
+	sum, n := uint64(0), 0
+	var c counts
+	var st stats
+	for i := range props {
+		p := &props[i]
+		if p.kind == vkLit { // its hash term is known
+			ks[n] = kid{key: p.key, n: litNode(p.arg)}
+			sum += p.lsum
+			n++
+			continue
+		}
+		if bound&p.bit == 0 { // undefined: JSON.stringify drops it
+			continue
+		}
+		v := &fs[p.arg]
+		st = st.add(v.st)
+		if v.n == undefNode { // JSON.stringify drops undefined properties
+			continue
+		}
+		ks[n] = kid{key: p.key, n: v.n}
+		sum += propHash(p.kmul, v.h)
+		if v.c != 0 { // a text or a number holds nothing
+			c = c.plus(v.c)
+		}
+		n++
+	}
+	if n < len(props) {
+		m.kids = m.kids[:start+n] // drop the undefined properties' entries
+	}
+	return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), st: st, h: mix64(objectSeed + sum)}
+}
+
+// evalArr builds an array literal's value.
+func (m *matcher) evalArr(elems []vprop, fs []nval, bound uint64) nval {
+	start := len(m.kids)
+	m.kids = m.growKids(len(elems))
+	ks := m.kids[start:]
+	ks = ks[:len(elems)]
+	h := uint64(arraySeed)
+	var c counts
+	var st stats
+	for i := range elems {
+		p := &elems[i]
+		var v nval
+		if p.kind == vkLit {
+			v = nval{n: litNode(p.arg), h: m.g.vt.litHash[p.arg]}
+		} else if bound&p.bit == 0 {
+			v = nval{n: nilNode, h: hashNil} // undefined is written as null
+		} else {
+			v = fs[p.arg]
+			st = st.add(v.st)
 			if v.n == undefNode { // and writes undefined elements as null
 				v.n, v.h = nilNode, hashNil
 			}
-			m.kids[start+i] = kid{n: v.n}
-			h = (h ^ v.h) * hashPrime
-			c = c.plus(v.c)
 		}
-		return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(x.kids))}), c: c.plus(objProps(len(x.kids), false)), h: mix64(h)}
+		ks[i] = kid{n: v.n}
+		h = (h ^ v.h) * hashPrime
+		c = c.plus(v.c)
 	}
-	return undefNval
+	return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(elems))}), c: c.plus(objProps(len(elems), false)), st: st, h: mix64(h)}
 }
 
 // mat turns one arena value into a plain Go value, allocating its own
@@ -427,27 +565,7 @@ func (mt *materializer) value(m *matcher, n int32) any {
 	case nNum:
 		return nd.num
 	case nObj:
-		obj := &mt.objs[mt.oi]
-		mt.oi++
-		k := int(nd.b)
-		props := mt.props[mt.pi : mt.pi+k : mt.pi+k]
-		mt.pi += k
-		obj.Props = props
-		kids := m.kids[nd.a : nd.a+nd.b]
-		kids = kids[:len(props)]
-		keys, lits := m.g.vt.keys, m.g.vt.lits
-		for i, kd := range kids {
-			var v any
-			if kd.n < 0 { // a literal or a text without a call to value
-				v = lits[-kd.n-1]
-			} else if nd := &m.nodes[kd.n]; nd.kind == nStr {
-				v = m.boxStr(nd.a, nd.b)
-			} else {
-				v = mt.value(m, kd.n)
-			}
-			props[i] = Prop{keys[kd.key], v}
-		}
-		return obj
+		return mt.object(m, nd.a, nd.b)
 	case nArr:
 		k := int(nd.b)
 		arr := mt.elems[mt.ei : mt.ei+k : mt.ei+k]
@@ -458,6 +576,43 @@ func (mt *materializer) value(m *matcher, n int32) any {
 		return arr
 	}
 	return Undefined
+}
+
+// object returns the arena object of properties m.kids[a:a+k] as an
+// Object, with its properties, from the slices alloc made.
+func (mt *materializer) object(m *matcher, a, k int32) *Object {
+	obj := &mt.objs[mt.oi]
+	mt.oi++
+	pi := mt.pi
+	mt.pi += int(k)
+	props := mt.props[pi:mt.pi:mt.pi]
+	obj.Props = props
+	kids := m.kids[a : a+k]
+	kids = kids[:len(props)]
+	keys, lits, cache := m.g.vt.keys, m.g.vt.lits, m.strCache
+	for i := range kids {
+		kd := kids[i]
+		var v any
+		if kd.n < 0 { // a literal
+			v = lits[-kd.n-1]
+		} else if nd := &m.nodes[kd.n]; nd.kind == nStr {
+			// boxStr, in place: the same text is in many results.
+			e := &cache[(uint64(nd.a)*31+uint64(nd.b))&(strCacheSize-1)]
+			if e.key != uint64(nd.a)<<32|uint64(nd.b)+1 {
+				e = m.strAt(nd.a, nd.b)
+			}
+			if e.v == nil {
+				e.v = m.in[nd.a:nd.b]
+			}
+			v = e.v
+		} else if nd.kind == nObj {
+			v = mt.object(m, nd.a, nd.b)
+		} else {
+			v = mt.value(m, kd.n)
+		}
+		props[i] = Prop{keys[kd.key], v}
+	}
+	return obj
 }
 
 // eqNV reports whether arena value n equals plain value v (equalValue).
@@ -505,6 +660,9 @@ func (m *matcher) eqNV(n int32, v any) bool {
 
 // eqNN reports whether two arena values are equal (equalValue).
 func (m *matcher) eqNN(a, b int32) bool {
+	if a == b { // a shared text, or a literal
+		return true
+	}
 	na, nb := m.nodeAt(a), m.nodeAt(b)
 	if na.kind == nb.kind {
 		switch na.kind {
@@ -550,13 +708,14 @@ func (m *matcher) eqNN(a, b int32) bool {
 const strCacheSize = 64
 
 // strEntry caches, for the input's text a:b (key a<<32|b, plus 1; 0 is
-// empty), its hash and UTF-16 length once computed (h != 0) and its boxed
-// value once made (v != nil).
+// empty), its arena node once made (node != 0), with its hash and UTF-16
+// length, and its boxed value once made (v != nil).
 type strEntry struct {
-	key uint64
-	h   uint64
-	u16 int32
-	v   any
+	key  uint64
+	h    uint64
+	u16  int32
+	node int32
+	v    any
 }
 
 // strAt returns the cache entry of the input's text a:b, emptied when it
@@ -564,9 +723,6 @@ type strEntry struct {
 // (or several times in one): it is hashed, measured and boxed once.
 func (m *matcher) strAt(a, b int32) *strEntry {
 	key := uint64(a)<<32 | uint64(b) + 1
-	if m.strCache == nil {
-		m.strCache = new([strCacheSize]strEntry)
-	}
 	i := (uint64(a)*31 + uint64(b)) & (strCacheSize - 1)
 	e := &m.strCache[i]
 	if e.key != key {
@@ -578,20 +734,28 @@ func (m *matcher) strAt(a, b int32) *strEntry {
 	return e
 }
 
-// strVal returns the arena value of the input's text a:b: a new node,
-// with the text's hash and stats. Those of a long text are cached.
+// strVal returns the arena value of the input's text a:b, with its hash
+// and stats. Its node is made once and cached: the same wildcard text is
+// in many parses.
 func (m *matcher) strVal(a, b int32) nval {
-	n := m.newNode(node{kind: nStr, a: a, b: b})
-	if b-a <= 16 {
-		s := m.in[a:b]
-		return nval{n: n, st: stats{1, int32(m.utf16Len(s))}, h: hashString(s)}
-	}
 	e := m.strAt(a, b)
-	if e.h == 0 {
+	if e.node == 0 {
 		s := m.in[a:b]
 		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+		e.node = m.newNode(node{kind: nStr, a: a, b: b})
 	}
-	return nval{n: n, st: stats{1, e.u16}, h: e.h}
+	return nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
+}
+
+// dropNodes removes the arena's nodes from mark on, and the cached texts'
+// nodes among them.
+func (m *matcher) dropNodes(mark int) {
+	m.nodes = m.nodes[:mark]
+	for _, i := range m.strUsed {
+		if e := &m.strCache[i]; int(e.node) >= mark {
+			e.node = 0
+		}
+	}
 }
 
 // utf16Len is utf16Len(s) for a text of the input, which needs no look

@@ -30,9 +30,9 @@ func plainBuild(m *matcher, trail []event) slotVal {
 			stack = append(stack, f)
 		case evWild:
 			s := m.in[ev.a:ev.b]
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: stats{1, int32(utf16Len(s))}, h: hashValue(s)}
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: mkStats(1, int32(utf16Len(s))), h: hashValue(s)}
 		case evNum:
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: stats{1, 0}, h: hashValue(ev.num)}
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: mkStats(1, 0), h: hashValue(ev.num)}
 		case evEnd:
 			f := stack[len(stack)-1]
 			var v slotVal
@@ -44,7 +44,7 @@ func plainBuild(m *matcher, trail []event) slotVal {
 			case implicitSlot:
 				v = f.slots[0]
 			case implicitText:
-				v = slotVal{v: f.alt.text, st: stats{1, 0}, h: hashValue(f.alt.text)}
+				v = slotVal{v: f.alt.text, st: mkStats(1, 0), h: hashValue(f.alt.text)}
 			case implicitChild:
 				v = f.last
 			default:
@@ -94,7 +94,8 @@ func checkArena(t *testing.T, count *int) func(*matcher) {
 		if !m.eqNN(got.n, again.n) {
 			t.Errorf("%q: eqNN says %s differs from itself", m.in, Canonical(want.v))
 		}
-		m.nodes, m.kids, m.vals = m.nodes[:mark], m.kids[:kmark], m.vals[:vmark]
+		m.dropNodes(mark)
+		m.kids, m.vals = m.kids[:kmark], m.vals[:vmark]
 	}
 }
 
@@ -300,5 +301,37 @@ func TestCounts(t *testing.T) {
 	}
 	if outer[0].([]any)[0].(*Object) == outer[31].([]any)[31].(*Object) {
 		t.Errorf("two places of the value share one object")
+	}
+}
+
+// TestConstValuesFresh checks that a value of literals only, kept as one
+// literal, is copied into every match: the caller may change it.
+func TestConstValuesFresh(t *testing.T) {
+	g := mustCompile(t, `<Start> = play -> { actionName: "play", parameters: { all: true, list: [1, "a", undefined] }, skip: undefined }
+	        | $(x:<Const>) $(y:<Const>) -> [x, y];
+	<Const> = stop -> { actionName: "stop" };`, Options{})
+	const want = `{"actionName":"play","parameters":{"all":true,"list":[1,"a",null]}}`
+	for range 2 {
+		ms, err := g.Match("play")
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("play: %v, %v", ms, err)
+		}
+		if got := Canonical(ms[0].Value); got != want {
+			t.Fatalf("play: %s, want %s", got, want)
+		}
+		o := ms[0].Value.(*Object)
+		o.Props[0].Value = "changed"
+		o.Props[1].Value.(*Object).Props[1].Value.([]any)[0] = "changed"
+	}
+	ms, err := g.Match("stop stop")
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("stop stop: %v, %v", ms, err)
+	}
+	arr := ms[0].Value.([]any)
+	if arr[0].(*Object) == arr[1].(*Object) {
+		t.Fatalf("stop stop: one object twice in %s", Canonical(ms[0].Value))
+	}
+	if got := Canonical(arr); got != `[{"actionName":"stop"},{"actionName":"stop"}]` || ms[0].MatchedValues != 0 {
+		t.Fatalf("stop stop: %s (%d values)", got, ms[0].MatchedValues)
 	}
 }

@@ -1,50 +1,130 @@
 package grammarbridge
 
 import (
-	"cmp"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// TestStatsKey checks that the integer ranking ranked sorts by orders
-// stats exactly as better does.
+// TestStatsKey checks that the integer rankings ranked sorts by (key, and
+// shortKey where the counts fit it) order stats exactly as better does.
 func TestStatsKey(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	pick := func() stats {
-		return stats{values: int32(r.IntN(6)), wildChars: []int32{0, 0, 1, 7, 30, 1 << 20}[r.IntN(6)]}
+		return mkStats([]int32{0, 1, 2, 5, 1<<15 - 1}[r.IntN(5)], []int32{0, 0, 1, 7, 30, 1<<16 - 1, 1 << 20}[r.IntN(7)])
 	}
+	short := func(s stats) bool { return s.values() < 1<<15 && s.wildChars() < 1<<16 }
 	for range 20000 {
 		a, b := pick(), pick()
 		ka, kb := a.key(), b.key()
 		if better(a, b) != (ka < kb) || better(b, a) != (kb < ka) {
 			t.Fatalf("%+v vs %+v: better %v/%v, keys %x %x", a, b, better(a, b), better(b, a), ka, kb)
 		}
+		if short(a) && short(b) {
+			ka, kb = a.shortKey(), b.shortKey()
+			if ka >= 1<<32 || kb >= 1<<32 || better(a, b) != (ka < kb) || better(b, a) != (kb < ka) {
+				t.Fatalf("%+v vs %+v: better %v/%v, short keys %x %x", a, b, better(a, b), better(b, a), ka, kb)
+			}
+		}
 	}
 }
 
-// TestSortKeys checks sortKeys (an insertion sort for a few keys) against
-// a plain sort by rank, then order, for every length up to 40.
+// TestSortKeys checks sortKeys (an insertion sort for a few keys, a radix
+// sort for many) against a plain sort.
 func TestSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for n := range 41 {
 		for range 50 {
 			keys := make([]rankKey, n)
 			for i := range keys {
-				// Few distinct ranks, so that ties on rank are common;
-				// orders are unique, as ranked's are.
-				keys[i] = rankKey{rank: uint64(r.IntN(4)), order: uint64(r.IntN(1000)*1000 + i), i: int32(i)}
+				// Few distinct ranks, so that ties on rank are common.
+				keys[i] = rankKey(r.Uint64N(4)<<32 | uint64(i))
 			}
 			want := slices.Clone(keys)
-			slices.SortFunc(want, func(a, b rankKey) int {
-				if a.rank != b.rank {
-					return cmp.Compare(a.rank, b.rank)
-				}
-				return cmp.Compare(a.order, b.order)
-			})
+			slices.Sort(want)
 			sortKeys(keys)
 			if !slices.Equal(keys, want) {
 				t.Fatalf("%d keys: sorted %v, want %v", n, keys, want)
+			}
+		}
+	}
+	for _, n := range []int{radixKeys, 300, 1000} {
+		for _, rank := range []func() uint64{
+			func() uint64 { return 7 },
+			func() uint64 { return r.Uint64N(4) << 16 },
+			func() uint64 { return r.Uint64N(1 << 32) },
+			func() uint64 { return 1<<31 | r.Uint64N(3)<<16 | r.Uint64N(300) },
+		} {
+			keys := make([]rankKey, n)
+			for i := range keys {
+				keys[i] = rankKey(rank()<<32 | uint64(i))
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			sortKeys(keys)
+			if !slices.Equal(keys, want) {
+				t.Fatalf("%d keys: sorted %v, want %v", n, keys, want)
+			}
+		}
+	}
+}
+
+// TestRankKeysSlow checks that results found out of order (a duplicate
+// that ranked better later) or with large counts are ranked as the fast
+// path ranks the others: by rank, then order.
+func TestRankKeysSlow(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := range 60 {
+		m := &matcher{}
+		for i := range n {
+			st := mkStats(int32(r.IntN(3)), int32(r.IntN(3)))
+			m.results = append(m.results, result{st: st, order: 10 * i})
+		}
+		fast := slices.Clone(m.rankKeys())
+		for i := range fast {
+			fast[i] = rankKey(uint32(fast[i]))
+		}
+		slow := m.rankKeysSlow()
+		if !slices.Equal(fast, slow) {
+			t.Fatalf("%d results: fast %v, slow %v", n, fast, slow)
+		}
+	}
+}
+
+// TestResultIndex checks findResult, scanning and then by the index, on
+// results whose hashes collide: all of them, or all but the high half.
+func TestResultIndex(t *testing.T) {
+	in := strings.Repeat("abcdefghij", 40)
+	for _, hash := range []func(i int) uint64{
+		func(i int) uint64 { return 7 },
+		func(i int) uint64 { return uint64(i%5) << 32 },
+		func(i int) uint64 { return uint64(i%3) | 1<<40 },
+		func(i int) uint64 { return mix64(uint64(i)) },
+	} {
+		m := &matcher{g: &Grammar{}, in: in}
+		m.resetArena()
+		// Results are the texts in[i:i+10], of which only ten differ.
+		for i := range 300 {
+			n := m.newNode(node{kind: nStr, a: int32(i), b: int32(i + 10)})
+			h := hash(i % 10)
+			if j := m.findResult(n, h); i < 10 && j != -1 || i >= 10 && j != i%10 {
+				t.Fatalf("text %d: found %d", i, j)
+			}
+			if i < 10 {
+				m.addResult(result{n: n, hash: h})
+			}
+		}
+		// And 500 texts that all differ.
+		for i := range 500 {
+			n := m.newNode(node{kind: nNum, num: float64(i)})
+			h := hash(i)
+			if j := m.findResult(n, h); j != -1 {
+				t.Fatalf("number %d: found %d", i, j)
+			}
+			m.addResult(result{n: n, hash: h})
+			if j := m.findResult(n, h); j != len(m.results)-1 {
+				t.Fatalf("number %d: found %d, want %d", i, j, len(m.results)-1)
 			}
 		}
 	}

@@ -83,7 +83,6 @@ type result struct {
 	st    stats
 	order int
 	hash  uint64 // of the value
-	next  int    // previous result with the same hash, or -1
 }
 
 // record builds the value of the parse on the trail and adds it to the
@@ -109,82 +108,109 @@ func (m *matcher) record() {
 			m.results[i].order = m.work
 		}
 		// The arena's nodes of this parse are no longer needed.
-		m.nodes, m.kids = m.nodes[:mark], m.kids[:kmark]
+		m.dropNodes(mark)
+		m.kids = m.kids[:kmark]
 		clear(m.vals[vmark:])
 		m.vals = m.vals[:vmark]
 		return
 	}
-	r := result{n: n, c: c, st: st, order: m.work, next: -1, hash: h}
-	if m.index != nil {
-		if i, ok := m.index[h]; ok {
-			r.next = i // chain the collision
-		}
-		m.index[h] = len(m.results)
-	}
-	m.results = append(m.results, r)
+	m.addResult(result{n: n, c: c, st: st, order: m.work, hash: h})
 }
 
+// addResult adds a new result, and indexes it.
+func (m *matcher) addResult(r result) {
+	m.results = append(m.results, r)
+	switch k := len(m.results); {
+	case k < linearResults:
+	case k == linearResults || 2*k > len(m.keys):
+		m.indexResults()
+	default:
+		m.indexResult(k-1, r.hash)
+	}
+}
+
+// The result index. Up to linearResults results are compared one by one;
+// from then on an open-addressed table finds them by hash. It lives in
+// m.keys, which ranked uses only once matching is over, and is rebuilt
+// by every input that reaches linearResults results: no per-input reset.
+// An entry is the high half of a result's hash, then its index plus one
+// (0: empty); the low bits of the hash choose where probing starts.
+
+// linearResults is the number of results below which findResult scans
+// them: comparing up to that many hashes costs less than indexing them.
+const linearResults = 8
+
 // findResult returns the index of the result equal to arena value n
-// (whose hash is h), or -1. Up to linearResults results are compared one
-// by one; from then on an index by hash finds them.
+// (whose hash is h), or -1.
 func (m *matcher) findResult(n int32, h uint64) int {
-	if len(m.results) < linearResults {
-		for i := range m.results {
-			if m.results[i].hash == h && m.eqNN(n, m.results[i].n) {
+	rs := m.results
+	if len(rs) < linearResults {
+		for i := range rs {
+			if rs[i].hash == h && m.eqNN(n, rs[i].n) {
 				return i
 			}
 		}
 		return -1
 	}
-	if m.index == nil {
-		m.index = map[uint64]int{}
-	}
-	if len(m.index) == 0 {
-		for i := range m.results {
-			if j, ok := m.index[m.results[i].hash]; ok {
-				m.results[i].next = j
+	t := m.keys
+	mask := uint64(len(t) - 1)
+	tag := h >> 32 << 32
+	for j := h & mask; ; j = (j + 1) & mask {
+		e := uint64(t[j])
+		if e == 0 {
+			return -1
+		}
+		if e&^(1<<32-1) == tag {
+			if i := int(uint32(e)) - 1; rs[i].hash == h && m.eqNN(n, rs[i].n) {
+				return i
 			}
-			m.index[m.results[i].hash] = i
 		}
 	}
-	i, ok := m.index[h]
-	for ok {
-		if m.eqNN(n, m.results[i].n) {
-			return i
-		}
-		i = m.results[i].next
-		ok = i >= 0
-	}
-	return -1
 }
 
-// linearResults is the number of results below which findResult scans
-// them: comparing 32 hashes costs less than a map's hashing, and the maps
-// of the few inputs with more results than that cost their filling and
-// clearing on every input.
-const linearResults = 32
+// indexResults builds the result index for the results so far, at most
+// a quarter full.
+func (m *matcher) indexResults() {
+	size := 4 * linearResults
+	for size < 4*len(m.results) {
+		size *= 2
+	}
+	if cap(m.keys) < size {
+		m.keys = make([]rankKey, size)
+	} else {
+		m.keys = m.keys[:size]
+		clear(m.keys)
+	}
+	for i := range m.results {
+		m.indexResult(i, m.results[i].hash)
+	}
+}
+
+// indexResult adds result i, whose hash is h, to the index.
+func (m *matcher) indexResult(i int, h uint64) {
+	t := m.keys
+	mask := uint64(len(t) - 1)
+	j := h & mask
+	for t[j] != 0 {
+		j = (j + 1) & mask
+	}
+	t[j] = rankKey(h>>32<<32 | uint64(i+1))
+}
 
 // better reports whether a ranks strictly before b.
 func better(a, b stats) bool {
-	if (a.wildChars == 0) != (b.wildChars == 0) {
-		return a.wildChars == 0
+	if (a.wildChars() == 0) != (b.wildChars() == 0) {
+		return a.wildChars() == 0
 	}
-	if a.values != b.values {
-		return a.values > b.values
+	if a.values() != b.values() {
+		return a.values() > b.values()
 	}
-	return a.wildChars < b.wildChars
+	return a.wildChars() < b.wildChars()
 }
 
 func (m *matcher) ranked() []Match {
 	rs := m.results
-	// The ranking as two integers, sorted without moving the results;
-	// order is unique, so an unstable sort gives the stable order.
-	keys := m.keys[:0]
-	for i := range rs {
-		keys = append(keys, rankKey{rs[i].st.key(), uint64(rs[i].order), int32(i)})
-	}
-	sortKeys(keys)
-	m.keys = keys
+	keys := m.rankKeys()
 	// Every result's value becomes a plain value here, from one slice of
 	// objects, one of properties and one of array elements.
 	var mt materializer
@@ -194,40 +220,133 @@ func (m *matcher) ranked() []Match {
 	mt.alloc()
 	out := make([]Match, len(rs))
 	for i, k := range keys {
-		r := &rs[k.i]
-		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values), WildcardChars: int(r.st.wildChars)}
+		r := &rs[uint32(k)]
+		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
+	}
+	if cap(m.keys) > maxKeysKept {
+		m.keys = nil // an input's many results are no reason to keep them
 	}
 	return out
 }
 
-// sortKeys sorts keys by rank, then order.
-func sortKeys(keys []rankKey) {
-	if len(keys) > 12 {
-		slices.SortFunc(keys, func(a, b rankKey) int {
-			if c := cmp.Compare(a.rank, b.rank); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.order, b.order)
-		})
-	} else {
-		// A few results (the common case): an insertion sort, without a
-		// call per comparison.
-		for i := 1; i < len(keys); i++ {
-			k := keys[i]
-			j := i
-			for ; j > 0 && (keys[j-1].rank > k.rank || keys[j-1].rank == k.rank && keys[j-1].order > k.order); j-- {
-				keys[j] = keys[j-1]
-			}
-			keys[j] = k
+// maxKeysKept is the most entries of matcher.keys kept for the next
+// input (the index of up to 8k results).
+const maxKeysKept = 1 << 15
+
+// rankKey is an entry of matcher.keys: while matching, of the result
+// index; when ranking, a result's place: its rank above, its index in
+// matcher.results in the low 32 bits.
+type rankKey uint64
+
+// rankKeys returns the results' indexes (the low 32 bits of each key) in
+// the order of the ranking: by rank (stats.key), then by the order in
+// which they were found.
+func (m *matcher) rankKeys() []rankKey {
+	rs := m.results
+	keys := m.keys[:0]
+	if len(rs) <= 1 {
+		keys = append(keys, 0)[:len(rs)]
+		m.keys = keys
+		return keys
+	}
+	// Results are found in order unless a duplicate ranked better later
+	// (and took a later order), and their counts are small: then a key
+	// is a short rank above the index, and one integer sort sorts them.
+	prev := -1
+	for i := range rs {
+		r := &rs[i]
+		if r.order <= prev || uint32(r.st.values()) >= 1<<15 || uint32(r.st.wildChars()) >= 1<<16 {
+			return m.rankKeysSlow()
 		}
+		prev = r.order
+		keys = append(keys, rankKey(r.st.shortKey()<<32|uint64(i)))
+	}
+	sortKeys(keys)
+	m.keys = keys
+	return keys
+}
+
+// rankKeysSlow is rankKeys for results out of order or with large counts.
+func (m *matcher) rankKeysSlow() []rankKey {
+	rs := m.results
+	keys := m.keys[:0]
+	for i := range rs {
+		keys = append(keys, rankKey(i))
+	}
+	slices.SortFunc(keys, func(a, b rankKey) int {
+		ra, rb := &rs[a], &rs[b]
+		if c := cmp.Compare(ra.st.key(), rb.st.key()); c != 0 {
+			return c
+		}
+		return cmp.Compare(ra.order, rb.order)
+	})
+	m.keys = keys
+	return keys
+}
+
+// sortKeys sorts keys, whose low 32 bits (their index) are in order.
+func sortKeys(keys []rankKey) {
+	if len(keys) >= radixKeys {
+		radixSort(keys)
+		return
+	}
+	if len(keys) > 12 {
+		slices.Sort(keys)
+		return
+	}
+	// A few results (the common case): an insertion sort.
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
+		j := i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
 	}
 }
 
-// rankKey is a result's place in the ranking: rank (stats.key), then the
-// order in which it was found, and its index in matcher.results.
-type rankKey struct {
-	rank, order uint64
-	i           int32
+// radixKeys is the number of keys from which sortKeys sorts by radix.
+const radixKeys = 128
+
+// radixSort sorts keys, whose low 32 bits are in order, by their high 32
+// bits: a stable counting sort by each byte of those that is not the
+// same in every key (most often one or two: few counts of values, short
+// wildcard texts).
+func radixSort(keys []rankKey) {
+	and, or := ^rankKey(0), rankKey(0)
+	for _, k := range keys {
+		and &= k
+		or |= k
+	}
+	// The index's entries after the keys (at least as many) are free.
+	src, dst := keys, keys[len(keys):cap(keys)]
+	if len(dst) < len(keys) {
+		dst = make([]rankKey, len(keys))
+	}
+	dst = dst[:len(keys)]
+	for shift := 32; shift < 64; shift += 8 {
+		if (and^or)>>shift&0xff == 0 {
+			continue
+		}
+		var count [256]int32
+		for _, k := range src {
+			count[k>>shift&0xff]++
+		}
+		var sum int32
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, k := range src {
+			b := k >> shift & 0xff
+			dst[count[b]] = k
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
 }
 
 // key returns an integer that orders stats as better does: values
@@ -236,120 +355,151 @@ type rankKey struct {
 func (s stats) key() uint64 {
 	const most = 1<<31 - 1
 	var k uint64
-	if s.wildChars != 0 {
+	if s.wildChars() != 0 {
 		k = 1 << 62
 	}
-	return k | uint64(most-min(max(s.values, 0), most))<<31 | uint64(min(max(s.wildChars, 0), most))
+	return k | uint64(most-min(max(s.values(), 0), most))<<31 | uint64(min(max(s.wildChars(), 0), most))
 }
 
-// frame is an alternative being rebuilt from the trail. It holds no
-// pointers, so the build stack is cheap to write.
-type frame struct {
-	alt        int32 // the alternative's id
-	parentSlot int32 // where the value goes in the parent frame (-1: nowhere)
-	slots      int32 // its variables: m.slotBuf[slots:slots+nslots]
-	nslots     int32 // then the value of the last rule or group matched in it
+// shortKey is key in 32 bits, for values below 2^15 and wildcard
+// characters below 2^16.
+func (s stats) shortKey() uint64 {
+	var k uint64
+	if s.wildChars() != 0 {
+		k = 1 << 31
+	}
+	return k | uint64(1<<15-1-s.values())<<16 | uint64(s.wildChars())
 }
+
+// frame was an alternative being rebuilt from the trail, on a stack that
+// build no longer uses (buildFrame recurses instead): matcher.frames can
+// go.
+type frame struct{}
 
 // build replays a trail (of a whole parse, or of one rule) and returns
-// its value, in the arena.
+// its value, in the arena: the value of its last frame at the top.
 func (m *matcher) build(trail []event) nval {
-	// A root frame receives the value of the frames at the top: its last
-	// value, slots[0], is the result (kept there, not in a variable, which
-	// would hold five more registers through the loop).
-	stack := append(m.frames[:0], frame{parentSlot: -1})
-	slots := append(m.slotBuf[:0], undefNval)
+	out := undefNval
 	for i := 0; i < len(trail); i++ {
-		ev := &trail[i]
-		var v nval // the value of a frame that ends here
-		parentSlot := ev.slot
-		switch ev.kind {
-		case evBegin:
-			a := m.g.alts[ev.alt]
-			n := a.nslots
-			if n == 0 && i+1 < len(trail) && trail[i+1].kind == evEnd {
-				// An alternative with nothing inside (a keyword, most
-				// often): its value needs no frame.
-				if x := a.vx; x != nil && x.kind == vkLit {
-					v = nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]} // "-> 'text'": no call
-				} else {
-					v = m.frameValue(a, nil, undefNval)
-				}
-				i++
-				break
-			}
-			base := len(slots)
-			stack = append(stack, frame{alt: ev.alt, parentSlot: ev.slot, slots: int32(base), nslots: int32(n)})
-			// Its variables and its last value, all undefined.
-			if base+n+1 > cap(slots) {
-				slots = append(slots[:cap(slots)], make([]nval, base+n+1-cap(slots))...)
-			}
-			slots = slots[:base+n+1]
-			for j := base; j < len(slots); j++ {
-				slots[j] = undefNval
-			}
-			continue
-		case evWild:
-			slots[stack[len(stack)-1].slots+ev.slot] = m.strVal(ev.a, ev.b)
-			continue
-		case evNum:
-			slots[stack[len(stack)-1].slots+ev.slot] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: stats{1, 0}, h: hashValue(ev.num)}
-			continue
-		case evEnd:
-			f := &stack[len(stack)-1]
-			end := f.slots + f.nslots
-			if x := m.g.alts[f.alt].vx; x != nil && x.kind == vkVar {
-				v = slots[f.slots+x.slot] // "-> x": no call
-			} else if x != nil && x.kind == vkLit {
-				v = nval{n: litNode(x.lit), h: m.g.vt.litHash[x.lit]}
-			} else {
-				v = m.frameValue(m.g.alts[f.alt], slots[f.slots:end], slots[end])
-			}
-			slots = slots[:f.slots]
-			parentSlot = f.parentSlot
-			stack = stack[:len(stack)-1]
-		}
-		if len(stack) == 1 {
-			slots[0] = v
-			continue
-		}
-		parent := &stack[len(stack)-1]
-		slots[parent.slots+parent.nslots] = v // its last value
-		if parentSlot >= 0 {
-			slots[parent.slots+parentSlot] = v
+		if trail[i].kind == evBegin {
+			out, i = m.buildFrame(trail, i, 0)
 		}
 	}
-	out := slots[0]
-	m.frames, m.slotBuf = stack[:0], slots[:0]
 	return out
 }
 
-// frameValue computes the value of alternative a, completed with
-// variables fs; last is the value of the last rule or group matched in it.
-func (m *matcher) frameValue(a *calt, fs []nval, last nval) nval {
-	switch a.implicit {
-	case implicitExplicit:
-		if a.vx != nil {
-			var st stats
-			v := m.evalNode(a.vx, fs, &st)
-			v.st = st
-			return v
+// buildFrame rebuilds the alternative that begins at trail[i], with its
+// variables, then its last value (the value of the last rule or group
+// matched in it), in m.slotBuf from base on. It returns its value and
+// the index of its end. One call per frame, rather than one loop with a
+// stack of frames, keeps the state of each in registers: most trails are
+// an alternative with a few wildcards, or with a rule or two inside.
+func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
+	a := &m.g.vt.alts[trail[i].alt]
+	n := int(a.nslots)
+	i++
+	if n == 0 && i < len(trail) && trail[i].kind == evEnd {
+		// An alternative with nothing inside (a keyword, most often).
+		if a.how == avConst {
+			return a.v, i
 		}
-		// A value the arena does not support: evaluate it on plain values.
-		pv := make([]slotVal, len(fs))
-		for i, s := range fs {
-			pv[i] = slotVal{v: m.mat(s.n), st: s.st, h: s.h}
-		}
-		e := evaluator{slots: pv, vars: a.vars}
-		v, h := e.evalHashed(a.value)
-		return nval{n: m.valNode(v), st: e.st, h: h}
-	case implicitSlot:
-		return fs[0]
-	case implicitText:
-		// TypeAgent records a rule's default text as a matched value.
-		return nval{n: litNode(a.textLit), st: stats{1, 0}, h: a.textHash}
-	case implicitChild:
-		return last
+		return m.altValue(a, nil, undefNval), i
 	}
-	return undefNval
+	// Room for its variables, its last value (undefined) and the
+	// temporary slots of its value. Its variables are not cleared (most
+	// of an object's properties are most often unbound): bound has the
+	// bit (slotBit) of each one written, and a variable not in it is
+	// undefined. One with more variables, or whose value the evaluator
+	// computes, is cleared instead, with every bit set.
+	if k := base + n + 1 + int(a.ntemp); k > len(m.slotBuf) {
+		m.slotBuf = append(m.slotBuf[:cap(m.slotBuf)], make([]nval, k+16)...)
+	}
+	m.slotBuf[base+n] = nval{}
+	var bound uint64
+	if a.clear {
+		clear(m.slotBuf[base : base+n])
+		bound = ^uint64(0)
+	}
+	for ; i < len(trail); i++ {
+		ev := &trail[i]
+		switch ev.kind {
+		case evWild:
+			// strVal, its cache hit in place.
+			var v nval
+			if e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]; e.key == uint64(ev.a)<<32|uint64(ev.b)+1 && e.node != 0 {
+				v = nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
+			} else {
+				v = m.strVal(ev.a, ev.b)
+			}
+			m.slotBuf[base+int(ev.slot)] = v
+			bound |= slotBit(ev.slot)
+		case evNum:
+			m.slotBuf[base+int(ev.slot)] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: mkStats(1, 0), h: hashValue(ev.num)}
+			bound |= slotBit(ev.slot)
+		case evBegin:
+			var v nval
+			if c := &m.g.vt.alts[ev.alt]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
+				trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
+				// A rule that is one wildcard ("-> x"): no frame.
+				v = m.strVal(trail[i+1].a, trail[i+1].b)
+				i += 2
+			} else {
+				v, i = m.buildFrame(trail, i, base+n+1)
+			}
+			fs := m.slotBuf[base : base+n+1]
+			fs[n] = v
+			if ev.slot >= 0 {
+				fs[ev.slot] = v
+				bound |= slotBit(ev.slot)
+			}
+		case evEnd:
+			return m.endFrame(a, base, n, bound), i
+		}
+	}
+	return undefNval, i // never: a trail's frames all end
+}
+
+// endFrame computes the value of alternative a, whose n variables (those
+// in bound) and last value are in m.slotBuf from base on.
+func (m *matcher) endFrame(a *altVal, base, n int, bound uint64) nval {
+	switch a.how {
+	case avVar:
+		if bound&slotBit(a.slot) == 0 {
+			return undefNval
+		}
+		return m.slotBuf[base+int(a.slot)] // "-> x": no call
+	case avChild:
+		return m.slotBuf[base+n]
+	case avConst:
+		return a.v
+	case avExpr:
+		// Its ops use temporary slots after its last value.
+		return m.evalOps(a.ops, m.slotBuf[base:base+n+1+int(a.ntemp)], bound)
+	}
+	return m.altValue(a, m.slotBuf[base:base+n], m.slotBuf[base+n])
+}
+
+// altValue computes the value of alternative a, completed with
+// variables fs; last is the value of the last rule or group matched in it.
+func (m *matcher) altValue(a *altVal, fs []nval, last nval) nval {
+	switch a.how {
+	case avConst:
+		return a.v
+	case avVar:
+		return fs[a.slot]
+	case avChild:
+		return last
+	case avExpr:
+		fs = append(fs[:len(fs):len(fs)], last)
+		fs = append(fs, make([]nval, a.ntemp)...)
+		return m.evalOps(a.ops, fs, ^uint64(0))
+	}
+	// A value the arena does not support: evaluate it on plain values.
+	pv := make([]slotVal, len(fs))
+	for i, s := range fs {
+		pv[i] = slotVal{v: m.mat(s.n), st: s.st, h: s.h}
+	}
+	e := evaluator{slots: pv, vars: a.alt.vars}
+	v, h := e.evalHashed(a.alt.value)
+	return nval{n: m.valNode(v), st: e.st, h: h}
 }

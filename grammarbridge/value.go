@@ -17,14 +17,22 @@ type undefinedValue struct{}
 var Undefined = undefinedValue{}
 
 // stats are TypeAgent's ranking counts for a value: how many captured leaf
-// values (wildcards and numbers) it contains, and how many characters of
-// wildcard text.
-type stats struct {
-	values    int32
-	wildChars int32
+// values (wildcards and numbers) it contains (the low 32 bits), and how
+// many characters of wildcard text (the high 32 bits). One integer, so
+// that adding them is one addition in one register.
+type stats uint64
+
+// mkStats returns the stats of the given counts (not negative).
+func mkStats(values, wildChars int32) stats {
+	return stats(uint32(values)) | stats(uint32(wildChars))<<32
 }
 
-func (s stats) add(t stats) stats { return stats{s.values + t.values, s.wildChars + t.wildChars} }
+func (s stats) values() int32    { return int32(uint32(s)) }
+func (s stats) wildChars() int32 { return int32(uint32(s >> 32)) }
+
+// add returns s and t added (counts too big for int32 are not expected:
+// the work limit bounds them far below).
+func (s stats) add(t stats) stats { return s + t }
 
 // slotVal is a bound variable: its value, the stats of what built it, and
 // the value's hash (hashValue), computed as the value is built.
@@ -63,7 +71,7 @@ func (e *evaluator) evalHashed(x ValueExpr) (any, uint64) {
 			v, h := e.evalHashed(p.Value)
 			if v != Undefined { // JSON.stringify drops undefined properties
 				obj.set(p.Key, v)
-				sum += mix64(hashString(p.Key)*31 ^ h)
+				sum += propHash(hashString(p.Key)*31, h)
 				n++
 			}
 		}
@@ -532,17 +540,17 @@ func hashValue(v any) uint64 {
 	case *Object:
 		h := uint64(objectSeed)
 		for _, p := range v.Props {
-			h += mix64(hashString(p.Key)*31 ^ hashValue(p.Value))
+			h += propHash(hashString(p.Key)*31, hashValue(p.Value))
 		}
 		return mix64(h)
 	case map[string]any:
 		h := uint64(objectSeed)
 		for k, el := range v {
-			h += mix64(hashString(k)*31 ^ hashValue(el))
+			h += propHash(hashString(k)*31, hashValue(el))
 		}
 		return mix64(h)
 	case undefinedValue:
-		return 4
+		return 0 // so that an unbound variable's nval is the zero nval
 	}
 	return 5
 }
@@ -584,6 +592,12 @@ func load32(s string) uint32 {
 // package is initialised, and never changes: hashes are compared only
 // within one process.
 var stringSeed = maphash.MakeSeed()
+
+// propHash is an object property's term of its object's hash, from its
+// key's hash times 31 and its value's hash: both are mixed already, so
+// one multiplication spreads their combination (the sum of the terms is
+// mixed once more).
+func propHash(kmul, h uint64) uint64 { return (kmul ^ h) * 0x9e3779b97f4a7c15 }
 
 func mix64(x uint64) uint64 {
 	x ^= x >> 33
