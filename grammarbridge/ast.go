@@ -93,6 +93,8 @@ type Expr interface{ exprPos() Pos }
 type Literal struct {
 	Pos    Pos
 	Tokens []string
+
+	one [1]string // Tokens' first array, in the same allocation (the parser's)
 }
 
 // RuleRef is a reference to a rule, <Name>, possibly quantified.

@@ -207,6 +207,49 @@ type compiler struct {
 	errs   ErrorList
 	alts   []*calt // every compiled alternative, indexed by id
 	nrules int     // rules and groups made so far
+
+	// lits holds the literal parts compiled so far by tokens and spacing
+	// (litKey): grammars repeat their words, and a copy shares the
+	// tokens, which nothing writes after compiling but for what their
+	// text decides (search ids).
+	lits     map[string]int32 // index in litParts
+	litParts []cpart
+	key      []byte         // scratch for litKey
+	texts    map[string]any // implicit texts, boxed once
+	calts    []calt         // a slab of alternatives, handed out by newAlt
+}
+
+// boxText returns text as an interface value, allocated once per text.
+func (c *compiler) boxText(text string) any {
+	if v, ok := c.texts[text]; ok {
+		return v
+	}
+	if c.texts == nil {
+		c.texts = map[string]any{}
+	}
+	v := any(text)
+	c.texts[text] = v
+	return v
+}
+
+// literal returns the compiled literal part of tokens under spacing sp,
+// made once per compile.
+func (c *compiler) literal(tokens []string, sp Spacing) cpart {
+	c.key = append(c.key[:0], byte(sp))
+	for _, t := range tokens {
+		c.key = append(c.key, byte(len(t)>>24), byte(len(t)>>16), byte(len(t)>>8), byte(len(t)))
+		c.key = append(c.key, t...)
+	}
+	if i, ok := c.lits[string(c.key)]; ok {
+		return c.litParts[i]
+	}
+	p := literalPart(tokens, sp)
+	if c.lits == nil {
+		c.lits = map[string]int32{}
+	}
+	c.lits[string(c.key)] = int32(len(c.litParts))
+	c.litParts = append(c.litParts, p)
+	return p
 }
 
 // fileScope is one loaded file and the names visible in it.
@@ -414,7 +457,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 	for _, e := range a.Parts {
 		switch e := e.(type) {
 		case *Literal:
-			ca.parts = append(ca.parts, literalPart(e.Tokens, sp))
+			ca.parts = append(ca.parts, c.literal(e.Tokens, sp))
 		case *RuleRef:
 			p := cpart{kind: partRules, slot: -1, name: e.Name}
 			p.optional = e.Quant == QuantOpt || e.Quant == QuantStar
@@ -480,7 +523,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 		switch ca.parts[0].kind {
 		case partString:
 			ca.implicit = implicitText
-			ca.text = ca.parts[0].text
+			ca.text = c.boxText(ca.parts[0].text)
 		case partPhrase:
 			ca.implicit = implicitText
 			ca.text = ""
@@ -777,6 +820,14 @@ func suffixFirst(a *calt, i int) (first byteSet, any bool) {
 
 // newAlt gives a an id and records it.
 func (c *compiler) newAlt(a *calt) *calt {
+	// Alternatives live as long as the grammar: allocate them in slabs.
+	if len(c.calts) == 0 {
+		c.calts = make([]calt, 64)
+	}
+	slot := &c.calts[0]
+	c.calts = c.calts[1:]
+	*slot = *a
+	a = slot
 	a.id = int32(len(c.alts))
 	c.alts = append(c.alts, a)
 	return a

@@ -494,7 +494,9 @@ func (p *parser) alt(end byte) *Alt {
 					continue
 				}
 			}
-			a.Parts = append(a.Parts, &Literal{Pos: p.pos(p.wordStart), Tokens: []string{tok}})
+			lit := &Literal{Pos: p.pos(p.wordStart), one: [1]string{tok}}
+			lit.Tokens = lit.one[:]
+			a.Parts = append(a.Parts, lit)
 		}
 	}
 }
