@@ -109,6 +109,7 @@ func restWord(t *ctoken) (word, mask uint64) {
 // literals whose first token has lead separators their first-word test
 // (restWord). The compiler calls it before prefix trees copy parts.
 func assignSearchIDs(start *crule, nrules int) {
+	computeMinLens(start, nrules)
 	ids := map[string]int32{}
 	walkRules(start, nrules, func(r *crule) {
 		for _, a := range r.alts {
