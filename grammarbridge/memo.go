@@ -88,8 +88,8 @@ func (m *matcher) stepMemo(c int32, a *calt, i int, pos int, w wild) {
 
 // stepFailMemo is stepMemo once the work passed failMemoAfter. Until a
 // state of this input has failed, the set is empty: the state's key and
-// hash are then made only if it fails (most states reached this late
-// lead to a result, code-editor's nearly all).
+// hash are then made only if it fails (many states reached this late lead
+// to a result, on grammars with many results such as code-editor).
 func (m *matcher) stepFailMemo(c int32, a *calt, i int, pos int, w wild) {
 	if i == len(a.parts) && c == top || m.g.opts.naive {
 		m.step(c, a, i, pos, w)
