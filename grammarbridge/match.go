@@ -174,6 +174,11 @@ type matcher struct {
 	strUsed     []uint8                 // its entries in use
 	keys        []rankKey               // scratch for ranked
 
+	// inEnd is the input's length, or no length at all when paths are
+	// not to be dropped by the input they need (calt.minFrom): for
+	// Explain's expected lists and Options.naive.
+	inEnd int
+
 	track    bool
 	far      int
 	expected map[string]bool
@@ -194,6 +199,10 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 		}
 	}
 	m.g, m.in, m.limit, m.track = g, input, limit, track
+	m.inEnd = len(input)
+	if track || g.opts.naive {
+		m.inEnd = math.MaxInt32
+	}
 	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
 	m.results = m.results[:0]
 	m.segs = m.segs[:0]
@@ -350,7 +359,9 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 			m.stepMemo(c, a, i+1, pos, w)
 		}
 	case partWildcard:
-		if w.start < 0 {
+		// Not when what is left of the input cannot hold the wildcard
+		// and the parts after it (a path that would fail later anyway).
+		if w.start < 0 && pos+int(a.minFrom[i]) <= m.inEnd {
 			if m.track {
 				m.expect(pos, "$("+p.name+")")
 			}

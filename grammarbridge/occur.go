@@ -87,12 +87,29 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	return first
 }
 
+// restWord returns the first eight bytes of t's rest (little-endian)
+// and the mask of the bits that hold them: the first-word test of a
+// literal whose first token has lead separators ('send'). Such a token
+// can only match where its rest starts at the first place that is not a
+// separator (see stringAt), which is where the callers read the input's
+// first word (matcher.firstWord). In grammars whose literals are written
+// with their quotes, as in the reference inputs, every literal is one.
+func restWord(t *ctoken) (word, mask uint64) {
+	for j := 0; j < len(t.rest) && j < 8; j++ {
+		word |= uint64(t.rest[j]) << (8 * j)
+		mask |= 0xff << (8 * j)
+	}
+	return word, mask
+}
+
 // assignSearchIDs gives the first token of every literal part of the
 // rules reachable from start a search id (ctoken.search, from 1): one per
 // distinct lower-cased ASCII token, so that the matcher keeps one list of
-// places per token text however many parts begin with it. The compiler
-// calls it before prefix trees copy parts.
+// places per token text however many parts begin with it. It also gives
+// literals whose first token has lead separators their first-word test
+// (restWord). The compiler calls it before prefix trees copy parts.
 func assignSearchIDs(start *crule, nrules int) {
+	computeMinLens(start, nrules)
 	ids := map[string]int32{}
 	walkRules(start, nrules, func(r *crule) {
 		for _, a := range r.alts {
@@ -102,6 +119,9 @@ func assignSearchIDs(start *crule, nrules int) {
 					continue
 				}
 				t := &p.toks[0]
+				if t.lead > 0 && p.fmask == 0 {
+					p.fword, p.fmask = restWord(t)
+				}
 				id, ok := ids[t.lower]
 				if !ok {
 					id = int32(len(ids) + 1)

@@ -50,6 +50,8 @@ type crule struct {
 	// kwTrees: the rule is a group of keywords whose trees have leaves
 	// and literal nodes only (matcher.keywordTree).
 	kwTrees bool
+	// minLen is the least number of input bytes a match needs (minlen.go).
+	minLen int32
 }
 
 // altsFor returns r's alternatives that may match where the folded first
@@ -181,6 +183,9 @@ type calt struct {
 	kwFirst bool
 	spacing Spacing
 	nslots  int
+	// minFrom[i] is the least number of input bytes parts [i:] need
+	// (minlen.go); minFrom[len(parts)] is 0.
+	minFrom []int32
 
 	value    ValueExpr      // explicit value, or nil
 	vars     map[string]int // variable -> slot, for value
