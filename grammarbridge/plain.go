@@ -17,6 +17,8 @@ type frame struct {
 	objs  []Object
 	props []Prop
 	elems []any
+	tmp   []any // the values of the ops of the value under way (plainOps)
+	first int32 // its first temporary slot
 }
 
 // Objects, properties and array elements are taken from chunks of these
@@ -26,8 +28,8 @@ type frame struct {
 // value returned holds its chunk, so up to one chunk of each kind of
 // earlier values stays reachable while the matcher is kept.
 const (
-	objChunk  = 64
-	propChunk = 128
+	objChunk  = 128
+	propChunk = 256
 	elemChunk = 64
 )
 
@@ -132,48 +134,48 @@ func (m *matcher) plainNode(b *frame, n int32) any {
 // plainOps writes the value of alternative a, a top-level frame whose
 // slots are fs (its variables, last value and temporary slots) and whose
 // bound variables are bound, as a plain value, with its hash and stats:
-// evalOps without arena nodes. An op's value goes to tmp, its hash and
+// evalOps without arena nodes. An op's value goes to b.tmp, its hash and
 // stats to its temporary slot.
 func (m *matcher) plainOps(b *frame, a *altVal, fs []nval, bound uint64) (any, uint64, stats) {
 	bound |= 1 << 63
-	var tmpArr [8]any
-	tmp := tmpArr[:]
-	if a.ntemp > int32(len(tmpArr)) {
-		tmp = make([]any, a.ntemp)
-	}
-	first := a.nslots + 1 // the first temporary slot
 	ops := a.ops
 	last := len(ops) - 1
-	for i := range ops[:last] {
-		op := &ops[i]
-		var v any
-		var h uint64
-		var st stats
-		if op.kind == vkObj {
-			v, h, st = m.plainObj(b, op.props, fs, bound, tmp, first)
-		} else {
-			v, h, st = m.plainArr(b, op.props, fs, bound, tmp, first)
+	if last > 0 {
+		if int(a.ntemp) > len(b.tmp) {
+			b.tmp = make([]any, a.ntemp)
 		}
-		fs[op.dst] = nval{n: deferNode, st: st, h: h}
-		tmp[op.dst-first] = v
+		b.first = a.nslots + 1
+		for i := range ops[:last] {
+			op := &ops[i]
+			var v any
+			var h uint64
+			var st stats
+			if op.kind == vkObj {
+				v, h, st = m.plainObj(b, op.props, fs, bound)
+			} else {
+				v, h, st = m.plainArr(b, op.props, fs, bound)
+			}
+			fs[op.dst] = nval{n: deferNode, st: st, h: h}
+			b.tmp[op.dst-b.first] = v
+		}
 	}
 	if ops[last].kind == vkObj {
-		return m.plainObj(b, ops[last].props, fs, bound, tmp, first)
+		return m.plainObj(b, ops[last].props, fs, bound)
 	}
-	return m.plainArr(b, ops[last].props, fs, bound, tmp, first)
+	return m.plainArr(b, ops[last].props, fs, bound)
 }
 
 // plainSlot returns the plain value of slot s, whose value is v: an
-// op's, from tmp, or an arena value.
-func (m *matcher) plainSlot(b *frame, v *nval, s, first int32, tmp []any) any {
+// op's (plainOps), or an arena value.
+func (m *matcher) plainSlot(b *frame, v *nval, s int32) any {
 	if v.n == deferNode {
-		return tmp[s-first]
+		return b.tmp[s-b.first]
 	}
 	return m.plainNode(b, v.n)
 }
 
 // plainObj writes an object literal's value (evalObj).
-func (m *matcher) plainObj(b *frame, props []vprop, fs []nval, bound uint64, tmp []any, first int32) (any, uint64, stats) {
+func (m *matcher) plainObj(b *frame, props []vprop, fs []nval, bound uint64) (any, uint64, stats) {
 	out := b.takeProps(len(props))
 	out = out[:len(props)]
 	sum, n := uint64(0), 0
@@ -210,7 +212,7 @@ func (m *matcher) plainObj(b *frame, props []vprop, fs []nval, bound uint64, tmp
 				}
 			}
 		}
-		q.Value = m.plainSlot(b, v, p.arg, first, tmp)
+		q.Value = m.plainSlot(b, v, p.arg)
 	}
 	obj := b.takeObj()
 	obj.Props = b.usedProps(out, n)
@@ -218,7 +220,7 @@ func (m *matcher) plainObj(b *frame, props []vprop, fs []nval, bound uint64, tmp
 }
 
 // plainArr writes an array literal's value (evalArr).
-func (m *matcher) plainArr(b *frame, elems []vprop, fs []nval, bound uint64, tmp []any, first int32) (any, uint64, stats) {
+func (m *matcher) plainArr(b *frame, elems []vprop, fs []nval, bound uint64) (any, uint64, stats) {
 	arr := b.takeElems(len(elems))
 	h := uint64(arraySeed)
 	var st stats
@@ -236,7 +238,7 @@ func (m *matcher) plainArr(b *frame, elems []vprop, fs []nval, bound uint64, tmp
 			if v.n == undefNode { // and writes undefined elements as null
 				vh = hashNil
 			} else {
-				ev, vh = m.plainSlot(b, v, p.arg, first, tmp), v.h
+				ev, vh = m.plainSlot(b, v, p.arg), v.h
 			}
 		}
 		arr[i] = ev
