@@ -46,6 +46,8 @@ type vprop struct {
 	kmul uint64 // the key's hash times 31, as the object hash uses it
 	lsum uint64 // vkLit: the property's whole term of the hash
 	x    *vexpr // its value, when neither
+	name string // in a vop: the key (plainObj reads it without a table)
+	lit  any    // in a vop, vkLit: the literal
 }
 
 // valueTables holds the constants the compiled value expressions refer to
@@ -100,6 +102,10 @@ type vop struct {
 	kind  vkind // vkObj or vkArr
 	dst   int32
 	props []vprop // kind vkVar (arg: slot) or vkLit; an array's have no key
+	// At most how many properties an object has, given its frame's bound
+	// set: fixed plus those of vars in it (plainObj takes no more room).
+	vars  uint64
+	fixed int32
 }
 
 // altHow is how an alternative's value is made from its frame.
@@ -180,6 +186,22 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 				p = vprop{kind: vkVar, arg: t.flatten(k, ops, next), bit: slotBit(1 << 30)}
 			}
 			op.props = append(op.props, p)
+		}
+	}
+	for i := range op.props {
+		p := &op.props[i]
+		if x.kind == vkObj {
+			p.name = t.keys[p.key]
+		}
+		if p.kind == vkLit {
+			p.lit = t.lits[p.arg]
+		}
+		// A literal, a temporary slot, a slot from 63 on (which share the
+		// last bit) or a variable read again counts as fixed.
+		if p.kind == vkVar && p.bit != 1<<63 && op.vars&p.bit == 0 {
+			op.vars |= p.bit
+		} else {
+			op.fixed++
 		}
 	}
 	op.dst = *next

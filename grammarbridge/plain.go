@@ -8,7 +8,10 @@ package grammarbridge
 // slots by its ops (plainOps), without arena nodes; any other value is
 // built in the arena first and copied (plainNode).
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // frame holds, in matcher.frames' one element, the chunks plain values
 // are taken from (plainBufs). The name is that of the build stack it
@@ -151,7 +154,7 @@ func (m *matcher) plainOps(b *frame, a *altVal, fs []nval, bound uint64) (any, u
 			var h uint64
 			var st stats
 			if op.kind == vkObj {
-				v, h, st = m.plainObj(b, op.props, fs, bound)
+				v, h, st = m.plainObj(b, op, fs, bound)
 			} else {
 				v, h, st = m.plainArr(b, op.props, fs, bound)
 			}
@@ -160,7 +163,7 @@ func (m *matcher) plainOps(b *frame, a *altVal, fs []nval, bound uint64) (any, u
 		}
 	}
 	if ops[last].kind == vkObj {
-		return m.plainObj(b, ops[last].props, fs, bound)
+		return m.plainObj(b, &ops[last], fs, bound)
 	}
 	return m.plainArr(b, ops[last].props, fs, bound)
 }
@@ -175,17 +178,16 @@ func (m *matcher) plainSlot(b *frame, v *nval, s int32) any {
 }
 
 // plainObj writes an object literal's value (evalObj).
-func (m *matcher) plainObj(b *frame, props []vprop, fs []nval, bound uint64) (any, uint64, stats) {
-	out := b.takeProps(len(props))
-	out = out[:len(props)]
+func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
+	props := op.props
+	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
 	sum, n := uint64(0), 0
 	var st stats
-	keys, lits := m.g.vt.keys, m.g.vt.lits
 	for i := range props {
 		p := &props[i]
 		if p.kind == vkLit { // its hash term is known
 			q := &out[n]
-			q.Key, q.Value = keys[p.key], lits[p.arg]
+			q.Key, q.Value = p.name, p.lit
 			sum += p.lsum
 			n++
 			continue
@@ -201,7 +203,7 @@ func (m *matcher) plainObj(b *frame, props []vprop, fs []nval, bound uint64) (an
 		sum += propHash(p.kmul, v.h)
 		q := &out[n]
 		n++
-		q.Key = keys[p.key]
+		q.Key = p.name
 		if v.n > 0 {
 			if nd := &m.nodes[v.n]; nd.kind == nStr { // the most common case
 				// plainText, its cache hit in place.
