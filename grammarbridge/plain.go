@@ -208,7 +208,10 @@ func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uin
 			if nd := &m.nodes[v.n]; nd.kind == nStr { // the most common case
 				// plainText, its cache hit in place.
 				e := &m.strCache[(uint64(nd.a)*31+uint64(nd.b))&(strCacheSize-1)]
-				if e.key == uint64(nd.a)<<32|uint64(nd.b)+1 && e.v != nil {
+				if e.key == uint64(nd.a)<<32|uint64(nd.b)+1 {
+					if e.v == nil {
+						e.v = m.in[nd.a:nd.b]
+					}
 					q.Value = e.v
 					continue
 				}
