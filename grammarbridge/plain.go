@@ -17,11 +17,17 @@ import (
 // are taken from (plainBufs). The name is that of the build stack it
 // replaced in match.go, which this file does not own.
 type frame struct {
+	chunks
+	tmp   []any // the values of the ops of the value under way (plainOps)
+	first int32 // its first temporary slot
+}
+
+// chunks are the matcher's chunks of objects, properties and array
+// elements: a value takes from the room after each one's length.
+type chunks struct {
 	objs  []Object
 	props []Prop
 	elems []any
-	tmp   []any // the values of the ops of the value under way (plainOps)
-	first int32 // its first temporary slot
 }
 
 // Objects, properties and array elements are taken from chunks of these

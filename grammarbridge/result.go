@@ -105,7 +105,7 @@ func (m *matcher) record() {
 		}
 	}
 	b := m.plainBufs()
-	saved := *b
+	saved := b.chunks
 	var v any
 	st, h := out.st, out.h
 	switch out.n {
@@ -118,7 +118,7 @@ func (m *matcher) record() {
 		v = m.plainNode(b, out.n)
 	}
 	if i := m.findResult(v, h); i >= 0 {
-		*b = saved // give back what the value took
+		b.chunks = saved // give back what the value took
 		if better(st, m.results[i].st) {
 			m.results[i].st = st
 			m.results[i].order = m.work
