@@ -106,6 +106,13 @@ type vop struct {
 	// set: fixed plus those of vars in it (plainObj takes no more room).
 	vars  uint64
 	fixed int32
+	// An object of up to 64 properties: the bit set of those always
+	// written (literals, temporary slots), and by variable slot (below
+	// 63) the bit set of those that read it. plainObj visits only the
+	// properties of bound variables: most of a big object's are unbound.
+	always uint64
+	bySlot []uint64
+	masked bool
 }
 
 // altHow is how an alternative's value is made from its frame.
@@ -202,6 +209,19 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 			op.vars |= p.bit
 		} else {
 			op.fixed++
+		}
+	}
+	if x.kind == vkObj && len(op.props) <= 64 {
+		op.masked = true
+		for i, p := range op.props {
+			if p.kind == vkVar && p.bit != 1<<63 {
+				for int(p.arg) >= len(op.bySlot) {
+					op.bySlot = append(op.bySlot, 0)
+				}
+				op.bySlot[p.arg] |= 1 << i
+			} else {
+				op.always |= 1 << i
+			}
 		}
 	}
 	op.dst = *next

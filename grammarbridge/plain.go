@@ -183,8 +183,61 @@ func (m *matcher) plainSlot(b *frame, v *nval, s int32) any {
 	return m.plainNode(b, v.n)
 }
 
-// plainObj writes an object literal's value (evalObj).
+// plainObj writes an object literal's value (evalObj), visiting only
+// its properties that are literals or read a bound variable.
 func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
+	if !op.masked {
+		return m.plainObjLong(b, op, fs, bound)
+	}
+	present := op.always
+	for x := bound & op.vars; x != 0; x &= x - 1 {
+		present |= op.bySlot[bits.TrailingZeros64(x)]
+	}
+	props := op.props
+	out := b.takeProps(bits.OnesCount64(present))
+	sum, n := uint64(0), 0
+	var st stats
+	for ; present != 0; present &= present - 1 {
+		p := &props[bits.TrailingZeros64(present)]
+		if p.kind == vkLit { // its hash term is known
+			q := &out[n]
+			q.Key, q.Value = p.name, p.lit
+			sum += p.lsum
+			n++
+			continue
+		}
+		v := &fs[p.arg]
+		st = st.add(v.st)
+		if v.n == undefNode { // JSON.stringify drops undefined properties
+			continue
+		}
+		sum += propHash(p.kmul, v.h)
+		q := &out[n]
+		n++
+		q.Key = p.name
+		if v.n > 0 {
+			if nd := &m.nodes[v.n]; nd.kind == nStr { // the most common case
+				// plainText, its cache hit in place.
+				e := &m.strCache[(uint64(nd.a)*31+uint64(nd.b))&(strCacheSize-1)]
+				if e.key == uint64(nd.a)<<32|uint64(nd.b)+1 {
+					if e.v == nil {
+						e.v = m.in[nd.a:nd.b]
+					}
+					q.Value = e.v
+					continue
+				}
+			}
+		}
+		q.Value = m.plainSlot(b, v, p.arg)
+	}
+	obj := b.takeObj()
+	obj.Props = b.usedProps(out, n)
+	return obj, mix64(objectSeed + sum), st
+}
+
+// plainObjLong is plainObj for an object of more than 64 properties:
+// it visits every property.
+func (m *matcher) plainObjLong(b *frame, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
 	props := op.props
 	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
 	sum, n := uint64(0), 0
