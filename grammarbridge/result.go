@@ -451,8 +451,14 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 			var v nval
 			if c := &m.g.vt.alts[ev.alt]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
 				trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
-				// A rule that is one wildcard ("-> x"): no frame.
-				v = m.strVal(trail[i+1].a, trail[i+1].b)
+				// A rule that is one wildcard ("-> x"): no frame; strVal,
+				// its cache hit in place.
+				w := &trail[i+1]
+				if e := &m.strCache[(uint64(w.a)*31+uint64(w.b))&(strCacheSize-1)]; e.key == uint64(w.a)<<32|uint64(w.b)+1 && e.node != 0 {
+					v = nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
+				} else {
+					v = m.strVal(w.a, w.b)
+				}
 				i += 2
 			} else {
 				v, i = m.buildFrame(trail, i, base+n+1)
