@@ -215,17 +215,15 @@ func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uin
 		q := &out[n]
 		n++
 		q.Key = p.name
-		if v.n > 0 {
-			if nd := &m.nodes[v.n]; nd.kind == nStr { // the most common case
-				// plainText, its cache hit in place.
-				e := &m.strCache[(uint64(nd.a)*31+uint64(nd.b))&(strCacheSize-1)]
-				if e.key == uint64(nd.a)<<32|uint64(nd.b)+1 {
-					if e.v == nil {
-						e.v = m.in[nd.a:nd.b]
-					}
-					q.Value = e.v
-					continue
+		if v.ts != 0 { // a text, the most common case
+			// Its cache entry holds its node until it holds another text.
+			if e := &m.strCache[(v.ts-1)&(strCacheSize-1)]; e.node == v.n {
+				if e.v == nil {
+					nd := &m.nodes[v.n]
+					e.v = m.in[nd.a:nd.b]
 				}
+				q.Value = e.v
+				continue
 			}
 		}
 		q.Value = m.plainSlot(b, v, p.arg)

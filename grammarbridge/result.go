@@ -437,8 +437,9 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 		case evWild:
 			// strVal, its cache hit in place.
 			var v nval
-			if e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]; e.key == uint64(ev.a)<<32|uint64(ev.b)+1 && e.node != 0 {
-				v = nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
+			if ts := strSlot(ev.a, ev.b); m.strCache[ts].key == uint64(ev.a)<<32|uint64(ev.b)+1 && m.strCache[ts].node != 0 {
+				e := &m.strCache[ts]
+				v = nval{n: e.node, ts: ts + 1, st: mkStats(1, e.u16), h: e.h}
 			} else {
 				v = m.strVal(ev.a, ev.b)
 			}
@@ -454,8 +455,9 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 				// A rule that is one wildcard ("-> x"): no frame; strVal,
 				// its cache hit in place.
 				w := &trail[i+1]
-				if e := &m.strCache[(uint64(w.a)*31+uint64(w.b))&(strCacheSize-1)]; e.key == uint64(w.a)<<32|uint64(w.b)+1 && e.node != 0 {
-					v = nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
+				if ts := strSlot(w.a, w.b); m.strCache[ts].key == uint64(w.a)<<32|uint64(w.b)+1 && m.strCache[ts].node != 0 {
+					e := &m.strCache[ts]
+					v = nval{n: e.node, ts: ts + 1, st: mkStats(1, e.u16), h: e.h}
 				} else {
 					v = m.strVal(w.a, w.b)
 				}
