@@ -22,24 +22,27 @@ type frame struct {
 	first int32 // its first temporary slot
 }
 
-// chunks are the matcher's chunks of objects, properties and array
-// elements: a value takes from the room after each one's length.
+// chunks are the matcher's chunks: a value takes from the room after
+// each one's length.
 type chunks struct {
-	objs  []Object
-	props []Prop
-	elems []any
+	objs    []Object
+	props   []Prop
+	elems   []any
+	matches []Match // the slices ranked returns
 }
 
-// Objects, properties and array elements are taken from chunks of these
-// sizes (a bigger request gets one of its own). A chunk is kept from one
-// input to the next until it is full: one allocation serves many inputs
-// with few results, and a match's objects are not counted beforehand. A
-// value returned holds its chunk, so up to one chunk of each kind of
-// earlier values stays reachable while the matcher is kept.
+// Objects, properties, array elements and the slices of matches Match
+// returns are taken from chunks of these sizes (a bigger request gets one
+// of its own). A chunk is kept from one input to the next until it is
+// full: one allocation serves many inputs with few results, and a match's
+// objects are not counted beforehand. A value returned holds its chunk,
+// so up to one chunk of each kind of earlier values stays reachable while
+// the matcher is kept.
 const (
-	objChunk  = 128
-	propChunk = 256
-	elemChunk = 64
+	objChunk   = 128
+	propChunk  = 256
+	elemChunk  = 64
+	matchChunk = 64
 )
 
 // deferNode marks the value of a top-level frame whose ops are not
@@ -91,6 +94,19 @@ func (b *frame) takeElems(k int) []any {
 	s := len(b.elems)
 	b.elems = b.elems[:s+k]
 	return b.elems[s : s+k : s+k]
+}
+
+// takeMatches returns k matches from b's chunk.
+func (b *frame) takeMatches(k int) []Match {
+	if cap(b.matches)-len(b.matches) < k {
+		if k > matchChunk/2 {
+			return make([]Match, k) // a chunk of its own
+		}
+		b.matches = make([]Match, 0, matchChunk)
+	}
+	s := len(b.matches)
+	b.matches = b.matches[:s+k]
+	return b.matches[s : s+k : s+k]
 }
 
 // plainText returns the input's text a:b, boxed once per match (the same

@@ -227,8 +227,11 @@ func better(a, b stats) bool {
 
 func (m *matcher) ranked() []Match {
 	rs := m.results
+	if len(rs) == 0 {
+		return []Match{}
+	}
 	keys := m.rankKeys()
-	out := make([]Match, len(rs))
+	out := m.plainBufs().takeMatches(len(rs))
 	for i, k := range keys {
 		r := &rs[uint32(k)]
 		out[i] = Match{Value: r.v, MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
