@@ -216,8 +216,7 @@ func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uin
 	for ; present != 0; present &= present - 1 {
 		p := &props[bits.TrailingZeros64(present)]
 		if p.kind == vkLit { // its hash term is known
-			q := &out[n]
-			q.Key, q.Value = p.name, p.lit
+			out[n] = Prop{p.name, p.lit}
 			sum += p.lsum
 			n++
 			continue
@@ -228,21 +227,20 @@ func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uin
 			continue
 		}
 		sum += propHash(p.kmul, v.h)
-		q := &out[n]
-		n++
-		q.Key = p.name
-		if v.ts != 0 { // a text, the most common case
-			// Its cache entry holds its node until it holds another text.
-			if e := &m.strCache[(v.ts-1)&(strCacheSize-1)]; e.node == v.n {
-				if e.v == nil {
-					nd := &m.nodes[v.n]
-					e.v = m.in[nd.a:nd.b]
-				}
-				q.Value = e.v
-				continue
+		var pv any
+		// A text, the most common case: its cache entry holds its node
+		// until it holds another text.
+		if e := &m.strCache[(v.ts-1)&(strCacheSize-1)]; v.ts != 0 && e.node == v.n {
+			if e.v == nil {
+				nd := &m.nodes[v.n]
+				e.v = m.in[nd.a:nd.b]
 			}
+			pv = e.v
+		} else {
+			pv = m.plainSlot(b, v, p.arg)
 		}
-		q.Value = m.plainSlot(b, v, p.arg)
+		out[n] = Prop{p.name, pv}
+		n++
 	}
 	obj := b.takeObj()
 	obj.Props = b.usedProps(out, n)
