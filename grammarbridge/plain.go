@@ -38,11 +38,16 @@ type chunks struct {
 // objects are not counted beforehand. A value returned holds its chunk,
 // so up to one chunk of each kind of earlier values stays reachable while
 // the matcher is kept.
+//
+// An allocation of more than 512 bytes that holds pointers has an 8-byte
+// header in front: a chunk of 256 properties (8 KB) would take the next
+// size class (9472 bytes). Each size here leaves room for the header in
+// the size class named.
 const (
-	objChunk   = 128
-	propChunk  = 256
-	elemChunk  = 64
-	matchChunk = 64
+	objChunk   = 127 // 3072-byte class
+	propChunk  = 255 // 8192
+	elemChunk  = 63  // 1024
+	matchChunk = 63  // 2048
 )
 
 // deferNode marks the value of a top-level frame whose ops are not
