@@ -117,7 +117,8 @@ func (m *matcher) record() {
 	default:
 		v = m.plainNode(b, out.n)
 	}
-	if i := m.findResult(v, h); i >= 0 {
+	i, free := m.findResult(v, h)
+	if i >= 0 {
 		b.chunks = saved // give back what the value took
 		if better(st, m.results[i].st) {
 			m.results[i].st = st
@@ -131,16 +132,19 @@ func (m *matcher) record() {
 		m.vals = m.vals[:vmark]
 		return
 	}
-	m.addResult(result{v: v, st: st, order: m.work, hash: h})
+	m.addResult(result{v: v, st: st, order: m.work, hash: h}, free)
 }
 
-// addResult adds a new result, and indexes it.
-func (m *matcher) addResult(r result) {
+// addResult adds a new result, and indexes it: in the index's entry
+// free when findResult gave one (>= 0).
+func (m *matcher) addResult(r result, free int) {
 	m.results = append(m.results, r)
 	switch k := len(m.results); {
 	case k < linearResults:
 	case k == linearResults || 2*k > len(m.keys):
 		m.indexResults()
+	case free >= 0:
+		m.keys[free] = rankKey(r.hash>>32<<32 | uint64(k))
 	default:
 		m.indexResult(k-1, r.hash)
 	}
@@ -158,16 +162,17 @@ func (m *matcher) addResult(r result) {
 const linearResults = 8
 
 // findResult returns the index of the result equal to v (whose hash is
-// h), or -1.
-func (m *matcher) findResult(v any, h uint64) int {
+// h), or -1 and the index's empty entry where v would go (-1 when the
+// results are not indexed).
+func (m *matcher) findResult(v any, h uint64) (int, int) {
 	rs := m.results
 	if len(rs) < linearResults {
 		for i := range rs {
 			if rs[i].hash == h && equalValue(v, rs[i].v) {
-				return i
+				return i, -1
 			}
 		}
-		return -1
+		return -1, -1
 	}
 	t := m.keys
 	mask := uint64(len(t) - 1)
@@ -175,11 +180,11 @@ func (m *matcher) findResult(v any, h uint64) int {
 	for j := h & mask; ; j = (j + 1) & mask {
 		e := uint64(t[j])
 		if e == 0 {
-			return -1
+			return -1, int(j)
 		}
 		if e&^(1<<32-1) == tag {
 			if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
-				return i
+				return i, -1
 			}
 		}
 	}
