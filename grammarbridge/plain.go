@@ -36,8 +36,8 @@ type chunks struct {
 // of its own). A chunk is kept from one input to the next until it is
 // full: one allocation serves many inputs with few results, and a match's
 // objects are not counted beforehand. A value returned holds its chunk,
-// so up to one chunk of each kind of earlier values stays reachable while
-// the matcher is kept.
+// so up to one chunk of each kind of earlier values (and the inputs their
+// texts are part of) stays reachable while the matcher is kept.
 //
 // An allocation of more than 512 bytes that holds pointers has an 8-byte
 // header in front: a chunk of 256 properties (8 KB) would take the next
