@@ -71,7 +71,7 @@ func checkHashes(t *testing.T, g *Grammar, in string) {
 	defer g.release(m)
 	m.run()
 	for _, r := range m.results {
-		v := m.mat(r.n)
+		v := r.v
 		if r.hash != hashValue(v) {
 			t.Fatalf("%q: built hash %x, hashValue %x for %s", in, r.hash, hashValue(v), Canonical(v))
 		}

@@ -1,12 +1,11 @@
 package grammarbridge
 
-// This file holds the matcher's value arena. A parse's value is first
-// built as nodes in per-match slices that hold no Go pointers (no heap
-// allocation, no GC write barrier), with its hash and stats; it is
-// compared with the values already found; a value that is new stays in
-// the arena, and when the match ends all of them become plain Go values
-// (objects, slices, boxed strings) with one allocation per kind. Duplicate
-// parses, and the outcomes a memoized rule compares, cost no allocation.
+// This file holds the matcher's value arena: values built as nodes in
+// per-match slices that hold no Go pointers (no heap allocation, no GC
+// write barrier), with their hash and stats. A rule's value inside a
+// parse, and the outcomes a memoized rule compares, are built there; a
+// parse's top-level value is written as a plain value straight from its
+// frame (plain.go), and an arena value inside it is copied then.
 
 import (
 	"math"
@@ -46,6 +45,8 @@ type vprop struct {
 	kmul uint64 // the key's hash times 31, as the object hash uses it
 	lsum uint64 // vkLit: the property's whole term of the hash
 	x    *vexpr // its value, when neither
+	name string // in a vop: the key (plainObj reads it without a table)
+	lit  any    // in a vop, vkLit: the literal
 }
 
 // valueTables holds the constants the compiled value expressions refer to
@@ -100,6 +101,17 @@ type vop struct {
 	kind  vkind // vkObj or vkArr
 	dst   int32
 	props []vprop // kind vkVar (arg: slot) or vkLit; an array's have no key
+	// At most how many properties an object has, given its frame's bound
+	// set: fixed plus those of vars in it (plainObj takes no more room).
+	vars  uint64
+	fixed int32
+	// An object of up to 64 properties: the bit set of those always
+	// written (literals, temporary slots), and by variable slot (below
+	// 63) the bit set of those that read it. plainObj visits only the
+	// properties of bound variables: most of a big object's are unbound.
+	always uint64
+	bySlot []uint64
+	masked bool
 }
 
 // altHow is how an alternative's value is made from its frame.
@@ -180,6 +192,35 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 				p = vprop{kind: vkVar, arg: t.flatten(k, ops, next), bit: slotBit(1 << 30)}
 			}
 			op.props = append(op.props, p)
+		}
+	}
+	for i := range op.props {
+		p := &op.props[i]
+		if x.kind == vkObj {
+			p.name = t.keys[p.key]
+		}
+		if p.kind == vkLit {
+			p.lit = t.lits[p.arg]
+		}
+		// A literal, a temporary slot, a slot from 63 on (which share the
+		// last bit) or a variable read again counts as fixed.
+		if p.kind == vkVar && p.bit != 1<<63 && op.vars&p.bit == 0 {
+			op.vars |= p.bit
+		} else {
+			op.fixed++
+		}
+	}
+	if x.kind == vkObj && len(op.props) <= 64 {
+		op.masked = true
+		for i, p := range op.props {
+			if p.kind == vkVar && p.bit != 1<<63 {
+				for int(p.arg) >= len(op.bySlot) {
+					op.bySlot = append(op.bySlot, 0)
+				}
+				op.bySlot[p.arg] |= 1 << i
+			} else {
+				op.always |= 1 << i
+			}
 		}
 	}
 	op.dst = *next
@@ -289,54 +330,15 @@ const (
 	nilNode   int32 = -1 // litNode(0)
 )
 
-// nval is a value in the arena with the stats of what built it, its
-// hash (equal to hashValue of the plain value it stands for) and the
-// objects, properties and array elements it holds (packed counts).
+// nval is a value in the arena with the stats of what built it and its
+// hash (equal to hashValue of the plain value it stands for). A text's
+// also has its entry in matcher.strCache (ts, plus one), where its boxed
+// value is kept: plainObj reads it without a look at the node.
 type nval struct {
 	n  int32
-	c  counts
+	ts int32
 	st stats
 	h  uint64
-}
-
-// counts packs the number of objects, properties and array elements of an
-// arena value, so that making it a plain value needs no pass to count
-// them: objects in bits 0-9, properties in 11-20, elements in 22-30, each
-// followed by a guard bit. A count that reaches its guard makes the whole
-// counts overflowed (all ones), and the value is then counted by walking
-// it.
-type counts uint32
-
-const (
-	countObj      counts = 1
-	countProp     counts = 1 << 11
-	countElem     counts = 1 << 22
-	countGuards   counts = 1<<10 | 1<<21 | 1<<31
-	countOverflow counts = 1<<32 - 1
-)
-
-// plus returns c and d added, or countOverflow.
-func (c counts) plus(d counts) counts {
-	s := c + d
-	if (s|c|d)&countGuards != 0 {
-		return countOverflow
-	}
-	return s
-}
-
-// objProps returns the counts of one object with k properties, or of an
-// array of k elements, not counting what they hold.
-func objProps(k int, isObj bool) counts {
-	if isObj {
-		if k >= 1<<10 {
-			return countOverflow
-		}
-		return countObj + counts(k)*countProp
-	}
-	if k >= 1<<9 {
-		return countOverflow
-	}
-	return counts(k) * countElem
 }
 
 var hashNil = hashValue(nil)
@@ -427,7 +429,6 @@ func (m *matcher) evalObj(props []vprop, fs []nval, bound uint64) nval {
 	ks := m.kids[start:]
 	ks = ks[:len(props)]
 	sum, n := uint64(0), 0
-	var c counts
 	var st stats
 	for i := range props {
 		p := &props[i]
@@ -447,15 +448,12 @@ func (m *matcher) evalObj(props []vprop, fs []nval, bound uint64) nval {
 		}
 		ks[n] = kid{key: p.key, n: v.n}
 		sum += propHash(p.kmul, v.h)
-		if v.c != 0 { // a text or a number holds nothing
-			c = c.plus(v.c)
-		}
 		n++
 	}
 	if n < len(props) {
 		m.kids = m.kids[:start+n] // drop the undefined properties' entries
 	}
-	return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), c: c.plus(objProps(n, true)), st: st, h: mix64(objectSeed + sum)}
+	return nval{n: m.newNode(node{kind: nObj, a: int32(start), b: int32(n)}), st: st, h: mix64(objectSeed + sum)}
 }
 
 // evalArr builds an array literal's value.
@@ -465,7 +463,6 @@ func (m *matcher) evalArr(elems []vprop, fs []nval, bound uint64) nval {
 	ks := m.kids[start:]
 	ks = ks[:len(elems)]
 	h := uint64(arraySeed)
-	var c counts
 	var st stats
 	for i := range elems {
 		p := &elems[i]
@@ -483,137 +480,12 @@ func (m *matcher) evalArr(elems []vprop, fs []nval, bound uint64) nval {
 		}
 		ks[i] = kid{n: v.n}
 		h = (h ^ v.h) * hashPrime
-		c = c.plus(v.c)
 	}
-	return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(elems))}), c: c.plus(objProps(len(elems), false)), st: st, h: mix64(h)}
+	return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(elems))}), st: st, h: mix64(h)}
 }
 
-// mat turns one arena value into a plain Go value, allocating its own
-// objects and arrays.
-func (m *matcher) mat(n int32) any {
-	var mt materializer
-	mt.count(m, n)
-	mt.alloc()
-	return mt.value(m, n)
-}
-
-// materializer turns arena values into plain Go values with one
-// allocation per kind: every Object, every property and every array
-// element of the values it is given comes from one slice each. count
-// each value first, then alloc, then value each in the same order.
-type materializer struct {
-	nobj, nprop, nelem int
-	oi, pi, ei         int // the next object, property and element to use
-	objs               []Object
-	props              []Prop
-	elems              []any
-}
-
-// add adds the objects, properties and elements of arena value v, known
-// from its counts unless they overflowed.
-func (mt *materializer) add(m *matcher, v nval) {
-	if v.c == countOverflow {
-		mt.count(m, v.n)
-		return
-	}
-	mt.nobj += int(v.c & (countProp - 1))
-	mt.nprop += int(v.c>>11) & (1<<10 - 1)
-	mt.nelem += int(v.c >> 22)
-}
-
-// count adds the objects, properties and elements of arena value n.
-func (mt *materializer) count(m *matcher, n int32) {
-	nd := m.nodeAt(n)
-	switch nd.kind {
-	case nObj:
-		mt.nobj++
-		mt.nprop += int(nd.b)
-	case nArr:
-		mt.nelem += int(nd.b)
-	default:
-		return
-	}
-	for _, k := range m.kids[nd.a : nd.a+nd.b] {
-		mt.count(m, k.n)
-	}
-}
-
-// alloc allocates what count counted.
-func (mt *materializer) alloc() {
-	if mt.nobj > 0 {
-		mt.objs = make([]Object, mt.nobj)
-	}
-	if mt.nprop > 0 {
-		mt.props = make([]Prop, mt.nprop)
-	}
-	if mt.nelem > 0 {
-		mt.elems = make([]any, mt.nelem)
-	}
-}
-
-// value returns arena value n as a plain Go value, taking its objects,
-// properties and elements from the slices alloc made.
-func (mt *materializer) value(m *matcher, n int32) any {
-	nd := m.nodeAt(n)
-	switch nd.kind {
-	case nLit:
-		return m.g.vt.lits[nd.a]
-	case nVal:
-		return m.vals[nd.a]
-	case nStr:
-		return m.boxStr(nd.a, nd.b)
-	case nNum:
-		return nd.num
-	case nObj:
-		return mt.object(m, nd.a, nd.b)
-	case nArr:
-		k := int(nd.b)
-		arr := mt.elems[mt.ei : mt.ei+k : mt.ei+k]
-		mt.ei += k
-		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
-			arr[i] = mt.value(m, kd.n)
-		}
-		return arr
-	}
-	return Undefined
-}
-
-// object returns the arena object of properties m.kids[a:a+k] as an
-// Object, with its properties, from the slices alloc made.
-func (mt *materializer) object(m *matcher, a, k int32) *Object {
-	obj := &mt.objs[mt.oi]
-	mt.oi++
-	pi := mt.pi
-	mt.pi += int(k)
-	props := mt.props[pi:mt.pi:mt.pi]
-	obj.Props = props
-	kids := m.kids[a : a+k]
-	kids = kids[:len(props)]
-	keys, lits, cache := m.g.vt.keys, m.g.vt.lits, m.strCache
-	for i := range kids {
-		kd := kids[i]
-		var v any
-		if kd.n < 0 { // a literal
-			v = lits[-kd.n-1]
-		} else if nd := &m.nodes[kd.n]; nd.kind == nStr {
-			// boxStr, in place: the same text is in many results.
-			e := &cache[(uint64(nd.a)*31+uint64(nd.b))&(strCacheSize-1)]
-			if e.key != uint64(nd.a)<<32|uint64(nd.b)+1 {
-				e = m.strAt(nd.a, nd.b)
-			}
-			if e.v == nil {
-				e.v = m.in[nd.a:nd.b]
-			}
-			v = e.v
-		} else if nd.kind == nObj {
-			v = mt.object(m, nd.a, nd.b)
-		} else {
-			v = mt.value(m, kd.n)
-		}
-		props[i] = Prop{keys[kd.key], v}
-	}
-	return obj
-}
+// mat turns one arena value into a plain Go value (plainNode).
+func (m *matcher) mat(n int32) any { return m.plainNode(m.plainBufs(), n) }
 
 // eqNV reports whether arena value n equals plain value v (equalValue).
 func (m *matcher) eqNV(n int32, v any) bool {
@@ -744,8 +616,11 @@ func (m *matcher) strVal(a, b int32) nval {
 		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
 		e.node = m.newNode(node{kind: nStr, a: a, b: b})
 	}
-	return nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
+	return nval{n: e.node, ts: strSlot(a, b) + 1, st: mkStats(1, e.u16), h: e.h}
 }
+
+// strSlot returns the entry of the input's text a:b in matcher.strCache.
+func strSlot(a, b int32) int32 { return int32((uint64(a)*31 + uint64(b)) & (strCacheSize - 1)) }
 
 // dropNodes removes the arena's nodes from mark on, and the cached texts'
 // nodes among them.
@@ -765,15 +640,6 @@ func (m *matcher) utf16Len(s string) int {
 		return len(s)
 	}
 	return utf16Len(s)
-}
-
-// boxStr returns the input's text a:b as a plain value.
-func (m *matcher) boxStr(a, b int32) any {
-	e := m.strAt(a, b)
-	if e.v == nil {
-		e.v = m.in[a:b]
-	}
-	return e.v
 }
 
 // clearStrCache empties the entries of the boxed-text cache in use.

@@ -80,13 +80,6 @@ func checkArena(t *testing.T, count *int) func(*matcher) {
 			t.Errorf("%q: arena value %s (hash %x, %v), evaluator %s (hash %x, %v)",
 				m.in, Canonical(gv), got.h, got.st, Canonical(want.v), want.h, want.st)
 		}
-		var byCounts, byWalk materializer
-		byCounts.add(m, got)
-		byWalk.count(m, got.n)
-		if byCounts.nobj != byWalk.nobj || byCounts.nprop != byWalk.nprop || byCounts.nelem != byWalk.nelem {
-			t.Errorf("%q: value %s: counts say %d objects, %d properties, %d elements; it holds %d, %d, %d",
-				m.in, Canonical(want.v), byCounts.nobj, byCounts.nprop, byCounts.nelem, byWalk.nobj, byWalk.nprop, byWalk.nelem)
-		}
 		if !m.eqNV(got.n, want.v) {
 			t.Errorf("%q: eqNV says %s differs from itself", m.in, Canonical(want.v))
 		}
@@ -256,38 +249,9 @@ func TestStringAtFastPath(t *testing.T) {
 	}
 }
 
-// TestCounts checks the packed counts' addition and its overflow.
-func TestCounts(t *testing.T) {
-	c := objProps(3, true).plus(objProps(2, false)).plus(objProps(0, true))
-	var mt materializer
-	mt.add(nil, nval{c: c})
-	if mt.nobj != 2 || mt.nprop != 3 || mt.nelem != 2 {
-		t.Errorf("counts of 2 objects, 3 properties, 2 elements read %d, %d, %d", mt.nobj, mt.nprop, mt.nelem)
-	}
-	big := objProps(1000, true)
-	if big == countOverflow || objProps(1023, true) == countOverflow {
-		t.Fatalf("1000 properties overflowed")
-	}
-	if got := objProps(1024, true); got != countOverflow {
-		t.Errorf("1024 properties: %x, want overflow", got)
-	}
-	if got := big.plus(objProps(100, true)); got != countOverflow {
-		t.Errorf("1100 properties: %x, want overflow", got)
-	}
-	if got := big.plus(big).plus(countObj); got != countOverflow {
-		t.Errorf("overflow is not kept: %x", got)
-	}
-	if got := objProps(1<<9, false); got != countOverflow {
-		t.Errorf("512 elements: %x, want overflow", got)
-	}
-	var objs counts
-	for range 1023 {
-		objs = objs.plus(countObj)
-	}
-	if objs == countOverflow || objs.plus(countObj) != countOverflow {
-		t.Errorf("1023 objects: %x; 1024: %x", objs, objs.plus(countObj))
-	}
-	// A value too big for its counts is counted by walking it.
+// TestSharedPlaces checks that a value read in many places is written
+// as a plain value in each.
+func TestSharedPlaces(t *testing.T) {
 	g := mustCompile(t, `<Start> = $(x:<Many>) -> [x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x];
 	<Many> = $(y:<Few>) -> [y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y, y];
 	<Few> = go -> { a: 1 };`, Options{})

@@ -106,24 +106,25 @@ func TestResultIndex(t *testing.T) {
 		m.resetArena()
 		// Results are the texts in[i:i+10], of which only ten differ.
 		for i := range 300 {
-			n := m.newNode(node{kind: nStr, a: int32(i), b: int32(i + 10)})
+			n := m.mat(m.newNode(node{kind: nStr, a: int32(i), b: int32(i + 10)}))
 			h := hash(i % 10)
-			if j := m.findResult(n, h); i < 10 && j != -1 || i >= 10 && j != i%10 {
+			if j, _ := m.findResult(n, h); i < 10 && j != -1 || i >= 10 && j != i%10 {
 				t.Fatalf("text %d: found %d", i, j)
 			}
 			if i < 10 {
-				m.addResult(result{n: n, hash: h})
+				m.addResult(result{v: n, hash: h}, -1)
 			}
 		}
 		// And 500 texts that all differ.
 		for i := range 500 {
-			n := m.newNode(node{kind: nNum, num: float64(i)})
+			n := any(float64(i))
 			h := hash(i)
-			if j := m.findResult(n, h); j != -1 {
+			j, free := m.findResult(n, h)
+			if j != -1 {
 				t.Fatalf("number %d: found %d", i, j)
 			}
-			m.addResult(result{n: n, hash: h})
-			if j := m.findResult(n, h); j != len(m.results)-1 {
+			m.addResult(result{v: n, hash: h}, free) // in the entry found empty
+			if j, _ := m.findResult(n, h); j != len(m.results)-1 {
 				t.Fatalf("number %d: found %d, want %d", i, j, len(m.results)-1)
 			}
 		}

@@ -78,17 +78,16 @@ func (m *matcher) expectRule(pos int, r *crule) {
 
 // result is one distinct value and its best rank.
 type result struct {
-	n     int32  // the value in the arena
-	c     counts // what it holds
+	v     any // the plain value
 	st    stats
 	order int
 	hash  uint64 // of the value
 }
 
 // record builds the value of the parse on the trail and adds it to the
-// results. The value is built in the arena: a value already found is
-// dropped from it again, a new one stays there until ranked makes plain
-// values of all of them.
+// results. The value is written as a plain value at once (plain.go), the
+// top-level object straight from its frame: a value already found gives
+// back the objects it took.
 func (m *matcher) record() {
 	m.succ++
 	m.work += m.tn / 8 // building a value is work too
@@ -97,33 +96,55 @@ func (m *matcher) record() {
 	}
 	mark := len(m.nodes)
 	kmark, vmark := len(m.kids), len(m.vals)
-	out := m.build(m.tbuf[:m.tn])
-	n, c, st, h := out.n, out.c, out.st, out.h
-	if n == undefNode {
-		n, c, h = nilNode, 0, hashNil
+	trail := m.tbuf[:m.tn]
+	out, root := undefNval, 0
+	for i := 0; i < len(trail); i++ {
+		if trail[i].kind == evBegin {
+			root = i
+			out, i = m.buildFrame(trail, i, 0)
+		}
 	}
-	if i := m.findResult(n, h); i >= 0 {
+	b := m.plainBufs()
+	saved := b.chunks
+	var v any
+	st, h := out.st, out.h
+	switch out.n {
+	case deferNode:
+		a := &m.g.vt.alts[trail[root].alt]
+		v, h, st = m.plainOps(b, a, m.slotBuf[:a.nslots+1+a.ntemp], out.h)
+	case undefNode:
+		v, h = nil, hashNil
+	default:
+		v = m.plainNode(b, out.n)
+	}
+	i, free := m.findResult(v, h)
+	if i >= 0 {
+		b.chunks = saved // give back what the value took
 		if better(st, m.results[i].st) {
 			m.results[i].st = st
 			m.results[i].order = m.work
 		}
-		// The arena's nodes of this parse are no longer needed.
+		// The arena's nodes of this parse are no longer needed. Those of
+		// a new result are kept: its wildcard texts' nodes are cached.
 		m.dropNodes(mark)
 		m.kids = m.kids[:kmark]
 		clear(m.vals[vmark:])
 		m.vals = m.vals[:vmark]
 		return
 	}
-	m.addResult(result{n: n, c: c, st: st, order: m.work, hash: h})
+	m.addResult(result{v: v, st: st, order: m.work, hash: h}, free)
 }
 
-// addResult adds a new result, and indexes it.
-func (m *matcher) addResult(r result) {
+// addResult adds a new result, and indexes it: in the index's entry
+// free when findResult gave one (>= 0).
+func (m *matcher) addResult(r result, free int) {
 	m.results = append(m.results, r)
 	switch k := len(m.results); {
 	case k < linearResults:
 	case k == linearResults || 2*k > len(m.keys):
 		m.indexResults()
+	case free >= 0:
+		m.keys[free] = rankKey(r.hash>>32<<32 | uint64(k))
 	default:
 		m.indexResult(k-1, r.hash)
 	}
@@ -140,17 +161,18 @@ func (m *matcher) addResult(r result) {
 // them: comparing up to that many hashes costs less than indexing them.
 const linearResults = 8
 
-// findResult returns the index of the result equal to arena value n
-// (whose hash is h), or -1.
-func (m *matcher) findResult(n int32, h uint64) int {
+// findResult returns the index of the result equal to v (whose hash is
+// h), or -1 and the index's empty entry where v would go (-1 when the
+// results are not indexed).
+func (m *matcher) findResult(v any, h uint64) (int, int) {
 	rs := m.results
 	if len(rs) < linearResults {
 		for i := range rs {
-			if rs[i].hash == h && m.eqNN(n, rs[i].n) {
-				return i
+			if rs[i].hash == h && equalValue(v, rs[i].v) {
+				return i, -1
 			}
 		}
-		return -1
+		return -1, -1
 	}
 	t := m.keys
 	mask := uint64(len(t) - 1)
@@ -158,11 +180,11 @@ func (m *matcher) findResult(n int32, h uint64) int {
 	for j := h & mask; ; j = (j + 1) & mask {
 		e := uint64(t[j])
 		if e == 0 {
-			return -1
+			return -1, int(j)
 		}
 		if e&^(1<<32-1) == tag {
-			if i := int(uint32(e)) - 1; rs[i].hash == h && m.eqNN(n, rs[i].n) {
-				return i
+			if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
+				return i, -1
 			}
 		}
 	}
@@ -210,19 +232,16 @@ func better(a, b stats) bool {
 
 func (m *matcher) ranked() []Match {
 	rs := m.results
-	keys := m.rankKeys()
-	// Every result's value becomes a plain value here, from one slice of
-	// objects, one of properties and one of array elements.
-	var mt materializer
-	for i := range rs {
-		mt.add(m, nval{n: rs[i].n, c: rs[i].c})
+	if len(rs) == 0 {
+		return []Match{}
 	}
-	mt.alloc()
-	out := make([]Match, len(rs))
+	keys := m.rankKeys()
+	out := m.plainBufs().takeMatches(len(rs))
 	for i, k := range keys {
 		r := &rs[uint32(k)]
-		out[i] = Match{Value: mt.value(m, r.n), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
+		out[i] = Match{Value: r.v, MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
 	}
+	clear(rs) // the matcher keeps no reference to the values
 	if cap(m.keys) > maxKeysKept {
 		m.keys = nil // an input's many results are no reason to keep them
 	}
@@ -371,19 +390,19 @@ func (s stats) shortKey() uint64 {
 	return k | uint64(1<<15-1-s.values())<<16 | uint64(s.wildChars())
 }
 
-// frame was an alternative being rebuilt from the trail, on a stack that
-// build no longer uses (buildFrame recurses instead): matcher.frames can
-// go.
-type frame struct{}
-
 // build replays a trail (of a whole parse, or of one rule) and returns
 // its value, in the arena: the value of its last frame at the top.
 func (m *matcher) build(trail []event) nval {
-	out := undefNval
+	out, root := undefNval, 0
 	for i := 0; i < len(trail); i++ {
 		if trail[i].kind == evBegin {
+			root = i
 			out, i = m.buildFrame(trail, i, 0)
 		}
+	}
+	if out.n == deferNode {
+		a := &m.g.vt.alts[trail[root].alt]
+		out = m.evalOps(a.ops, m.slotBuf[:a.nslots+1+a.ntemp], out.h)
 	}
 	return out
 }
@@ -426,8 +445,9 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 		case evWild:
 			// strVal, its cache hit in place.
 			var v nval
-			if e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]; e.key == uint64(ev.a)<<32|uint64(ev.b)+1 && e.node != 0 {
-				v = nval{n: e.node, st: mkStats(1, e.u16), h: e.h}
+			if ts := strSlot(ev.a, ev.b); m.strCache[ts].key == uint64(ev.a)<<32|uint64(ev.b)+1 && m.strCache[ts].node != 0 {
+				e := &m.strCache[ts]
+				v = nval{n: e.node, ts: ts + 1, st: mkStats(1, e.u16), h: e.h}
 			} else {
 				v = m.strVal(ev.a, ev.b)
 			}
@@ -440,8 +460,15 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 			var v nval
 			if c := &m.g.vt.alts[ev.alt]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
 				trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
-				// A rule that is one wildcard ("-> x"): no frame.
-				v = m.strVal(trail[i+1].a, trail[i+1].b)
+				// A rule that is one wildcard ("-> x"): no frame; strVal,
+				// its cache hit in place.
+				w := &trail[i+1]
+				if ts := strSlot(w.a, w.b); m.strCache[ts].key == uint64(w.a)<<32|uint64(w.b)+1 && m.strCache[ts].node != 0 {
+					e := &m.strCache[ts]
+					v = nval{n: e.node, ts: ts + 1, st: mkStats(1, e.u16), h: e.h}
+				} else {
+					v = m.strVal(w.a, w.b)
+				}
 				i += 2
 			} else {
 				v, i = m.buildFrame(trail, i, base+n+1)
@@ -453,6 +480,11 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 				bound |= slotBit(ev.slot)
 			}
 		case evEnd:
+			if base == 0 && a.how == avExpr {
+				// A top-level value: record writes it as a plain value
+				// (plainOps), build in the arena.
+				return nval{n: deferNode, h: bound}, i
+			}
 			return m.endFrame(a, base, n, bound), i
 		}
 	}

@@ -1,0 +1,329 @@
+package grammarbridge
+
+// This file writes a parse's value as the plain Go value a caller gets,
+// once per parse, while its hash is computed. Nearly every parse is a new
+// result (code-editor: 58.6 results of 58.6 parses per input), so the
+// value is written before it is compared: a duplicate gives back what it
+// took. The parse's top-level value is written straight from its frame's
+// slots by its ops (plainOps), without arena nodes; any other value is
+// built in the arena first and copied (plainNode).
+
+import (
+	"math"
+	"math/bits"
+)
+
+// frame holds, in matcher.frames' one element, the chunks plain values
+// are taken from (plainBufs). The name is that of the build stack it
+// replaced in match.go, which this file does not own.
+type frame struct {
+	chunks
+	tmp   []any // the values of the ops of the value under way (plainOps)
+	first int32 // its first temporary slot
+}
+
+// chunks are the matcher's chunks: a value takes from the room after
+// each one's length.
+type chunks struct {
+	objs    []Object
+	props   []Prop
+	elems   []any
+	matches []Match // the slices ranked returns
+}
+
+// Objects, properties, array elements and the slices of matches Match
+// returns are taken from chunks of these sizes (a bigger request gets one
+// of its own). A chunk is kept from one input to the next until it is
+// full: one allocation serves many inputs with few results, and a match's
+// objects are not counted beforehand. A value returned holds its chunk,
+// so up to one chunk of each kind of earlier values (and the inputs their
+// texts are part of) stays reachable while the matcher is kept.
+//
+// An allocation of more than 512 bytes that holds pointers has an 8-byte
+// header in front: a chunk of 256 properties (8 KB) would take the next
+// size class (9472 bytes). Each size here leaves room for the header in
+// the size class named.
+const (
+	objChunk   = 127 // 3072-byte class
+	propChunk  = 255 // 8192
+	elemChunk  = 63  // 1024
+	matchChunk = 63  // 2048
+)
+
+// deferNode marks the value of a top-level frame whose ops are not
+// evaluated yet (buildFrame): its hash field holds the frame's bound set.
+const deferNode int32 = math.MinInt32
+
+// plainBufs returns the matcher's chunks.
+func (m *matcher) plainBufs() *frame {
+	if len(m.frames) == 0 {
+		m.frames = make([]frame, 1)
+	}
+	return &m.frames[0]
+}
+
+// takeObj returns a new Object from b's chunk.
+func (b *frame) takeObj() *Object {
+	if len(b.objs) == cap(b.objs) {
+		b.objs = make([]Object, 0, objChunk)
+	}
+	b.objs = b.objs[:len(b.objs)+1]
+	return &b.objs[len(b.objs)-1]
+}
+
+// takeProps returns k properties from b's chunk.
+func (b *frame) takeProps(k int) []Prop {
+	if cap(b.props)-len(b.props) < k {
+		b.props = make([]Prop, 0, max(k, propChunk))
+	}
+	s := len(b.props)
+	b.props = b.props[:s+k]
+	return b.props[s : s+k : s+k]
+}
+
+// usedProps returns the first n of the properties ps that takeProps gave,
+// giving the others back when none were taken since (a value inside
+// another is taken after it).
+func (b *frame) usedProps(ps []Prop, n int) []Prop {
+	if k := len(ps); n < k && len(b.props) >= k && &b.props[len(b.props)-1] == &ps[k-1] {
+		b.props = b.props[:len(b.props)-(k-n)]
+	}
+	return ps[:n:n]
+}
+
+// takeElems returns k array elements from b's chunk.
+func (b *frame) takeElems(k int) []any {
+	if cap(b.elems)-len(b.elems) < k {
+		b.elems = make([]any, 0, max(k, elemChunk))
+	}
+	s := len(b.elems)
+	b.elems = b.elems[:s+k]
+	return b.elems[s : s+k : s+k]
+}
+
+// takeMatches returns k matches from b's chunk.
+func (b *frame) takeMatches(k int) []Match {
+	if cap(b.matches)-len(b.matches) < k {
+		if k > matchChunk/2 {
+			return make([]Match, k) // a chunk of its own
+		}
+		b.matches = make([]Match, 0, matchChunk)
+	}
+	s := len(b.matches)
+	b.matches = b.matches[:s+k]
+	return b.matches[s : s+k : s+k]
+}
+
+// plainText returns the input's text a:b, boxed once per match (the same
+// text is in many results).
+func (m *matcher) plainText(a, b int32) any {
+	e := &m.strCache[(uint64(a)*31+uint64(b))&(strCacheSize-1)]
+	if e.key != uint64(a)<<32|uint64(b)+1 {
+		e = m.strAt(a, b)
+	}
+	if e.v == nil {
+		e.v = m.in[a:b]
+	}
+	return e.v
+}
+
+// plainNode returns arena value n as a plain value, its objects,
+// properties and elements taken from the chunks of b.
+func (m *matcher) plainNode(b *frame, n int32) any {
+	if n < 0 {
+		return m.g.vt.lits[-n-1]
+	}
+	nd := &m.nodes[n]
+	switch nd.kind {
+	case nStr:
+		return m.plainText(nd.a, nd.b)
+	case nNum:
+		return nd.num
+	case nVal:
+		return m.vals[nd.a]
+	case nObj:
+		kids := m.kids[nd.a : nd.a+nd.b]
+		props := b.takeProps(len(kids))
+		for i, kd := range kids {
+			props[i] = Prop{m.g.vt.keys[kd.key], m.plainNode(b, kd.n)}
+		}
+		obj := b.takeObj()
+		obj.Props = props
+		return obj
+	case nArr:
+		kids := m.kids[nd.a : nd.a+nd.b]
+		arr := b.takeElems(len(kids))
+		for i, kd := range kids {
+			arr[i] = m.plainNode(b, kd.n)
+		}
+		return arr
+	}
+	return Undefined
+}
+
+// plainOps writes the value of alternative a, a top-level frame whose
+// slots are fs (its variables, last value and temporary slots) and whose
+// bound variables are bound, as a plain value, with its hash and stats:
+// evalOps without arena nodes. An op's value goes to b.tmp, its hash and
+// stats to its temporary slot.
+func (m *matcher) plainOps(b *frame, a *altVal, fs []nval, bound uint64) (any, uint64, stats) {
+	bound |= 1 << 63
+	ops := a.ops
+	last := len(ops) - 1
+	if last > 0 {
+		if int(a.ntemp) > len(b.tmp) {
+			b.tmp = make([]any, a.ntemp)
+		}
+		b.first = a.nslots + 1
+		for i := range ops[:last] {
+			op := &ops[i]
+			var v any
+			var h uint64
+			var st stats
+			if op.kind == vkObj {
+				v, h, st = m.plainObj(b, op, fs, bound)
+			} else {
+				v, h, st = m.plainArr(b, op.props, fs, bound)
+			}
+			fs[op.dst] = nval{n: deferNode, st: st, h: h}
+			b.tmp[op.dst-b.first] = v
+		}
+	}
+	if ops[last].kind == vkObj {
+		return m.plainObj(b, &ops[last], fs, bound)
+	}
+	return m.plainArr(b, ops[last].props, fs, bound)
+}
+
+// plainSlot returns the plain value of slot s, whose value is v: an
+// op's (plainOps), or an arena value.
+func (m *matcher) plainSlot(b *frame, v *nval, s int32) any {
+	if v.n == deferNode {
+		return b.tmp[s-b.first]
+	}
+	return m.plainNode(b, v.n)
+}
+
+// plainObj writes an object literal's value (evalObj), visiting only
+// its properties that are literals or read a bound variable.
+func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
+	if !op.masked {
+		return m.plainObjLong(b, op, fs, bound)
+	}
+	present := op.always
+	for x := bound & op.vars; x != 0; x &= x - 1 {
+		present |= op.bySlot[bits.TrailingZeros64(x)]
+	}
+	props := op.props
+	out := b.takeProps(bits.OnesCount64(present))
+	sum, n := uint64(0), 0
+	var st stats
+	for ; present != 0; present &= present - 1 {
+		p := &props[bits.TrailingZeros64(present)]
+		if p.kind == vkLit { // its hash term is known
+			out[n] = Prop{p.name, p.lit}
+			sum += p.lsum
+			n++
+			continue
+		}
+		v := &fs[p.arg]
+		st = st.add(v.st)
+		if v.n == undefNode { // JSON.stringify drops undefined properties
+			continue
+		}
+		sum += propHash(p.kmul, v.h)
+		var pv any
+		// A text, the most common case: its cache entry holds its node
+		// until it holds another text.
+		if e := &m.strCache[(v.ts-1)&(strCacheSize-1)]; v.ts != 0 && e.node == v.n {
+			if e.v == nil {
+				nd := &m.nodes[v.n]
+				e.v = m.in[nd.a:nd.b]
+			}
+			pv = e.v
+		} else {
+			pv = m.plainSlot(b, v, p.arg)
+		}
+		out[n] = Prop{p.name, pv}
+		n++
+	}
+	obj := b.takeObj()
+	obj.Props = b.usedProps(out, n)
+	return obj, mix64(objectSeed + sum), st
+}
+
+// plainObjLong is plainObj for an object of more than 64 properties:
+// it visits every property.
+func (m *matcher) plainObjLong(b *frame, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
+	props := op.props
+	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
+	sum, n := uint64(0), 0
+	var st stats
+	for i := range props {
+		p := &props[i]
+		if p.kind == vkLit { // its hash term is known
+			q := &out[n]
+			q.Key, q.Value = p.name, p.lit
+			sum += p.lsum
+			n++
+			continue
+		}
+		if bound&p.bit == 0 { // undefined: JSON.stringify drops it
+			continue
+		}
+		v := &fs[p.arg]
+		st = st.add(v.st)
+		if v.n == undefNode { // JSON.stringify drops undefined properties
+			continue
+		}
+		sum += propHash(p.kmul, v.h)
+		q := &out[n]
+		n++
+		q.Key = p.name
+		if v.n > 0 {
+			if nd := &m.nodes[v.n]; nd.kind == nStr { // the most common case
+				// plainText, its cache hit in place.
+				e := &m.strCache[(uint64(nd.a)*31+uint64(nd.b))&(strCacheSize-1)]
+				if e.key == uint64(nd.a)<<32|uint64(nd.b)+1 {
+					if e.v == nil {
+						e.v = m.in[nd.a:nd.b]
+					}
+					q.Value = e.v
+					continue
+				}
+			}
+		}
+		q.Value = m.plainSlot(b, v, p.arg)
+	}
+	obj := b.takeObj()
+	obj.Props = b.usedProps(out, n)
+	return obj, mix64(objectSeed + sum), st
+}
+
+// plainArr writes an array literal's value (evalArr).
+func (m *matcher) plainArr(b *frame, elems []vprop, fs []nval, bound uint64) (any, uint64, stats) {
+	arr := b.takeElems(len(elems))
+	h := uint64(arraySeed)
+	var st stats
+	for i := range elems {
+		p := &elems[i]
+		var ev any
+		var vh uint64
+		if p.kind == vkLit {
+			ev, vh = m.g.vt.lits[p.arg], m.g.vt.litHash[p.arg]
+		} else if bound&p.bit == 0 {
+			vh = hashNil // undefined is written as null
+		} else {
+			v := &fs[p.arg]
+			st = st.add(v.st)
+			if v.n == undefNode { // and writes undefined elements as null
+				vh = hashNil
+			} else {
+				ev, vh = m.plainSlot(b, v, p.arg), v.h
+			}
+		}
+		arr[i] = ev
+		h = (h ^ vh) * hashPrime
+	}
+	return arr, mix64(h), st
+}

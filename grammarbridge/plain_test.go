@@ -1,0 +1,64 @@
+package grammarbridge
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestPlainValues checks values written straight from a frame (plainOps):
+// unbound and undefined variables, a variable read twice, nested objects
+// and arrays, numbers, and an object of more than 64 properties (which
+// visits every property).
+func TestPlainValues(t *testing.T) {
+	var long, want strings.Builder
+	want.WriteString(`{`)
+	for i := range 70 {
+		if i > 0 {
+			long.WriteString(", ")
+			want.WriteString(",")
+		}
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&long, "p%d: a", i)
+			fmt.Fprintf(&want, `"p%d":"red"`, i)
+		case 1:
+			fmt.Fprintf(&long, `p%d: "l"`, i)
+			fmt.Fprintf(&want, `"p%d":"l"`, i)
+		case 2:
+			fmt.Fprintf(&long, "p%d: b", i)
+			fmt.Fprintf(&want, `"p%d":3`, i)
+		}
+	}
+	want.WriteString(`}`)
+	src := `<Start> = <Obj> | <Long>;
+<To> = to $(n:number) -> n;
+<Or> = or $(c:string) -> c;
+<Obj> = set $(a:string) $(n:<To>)? $(c:<Or>)? now
+    -> { actionName: "set", parameters: { a: a, again: a, n: n, c: c, list: [a, c, n], inner: { c: c, lit: true } } };
+<Long> = long $(a:string) with $(b:number) -> { ` + long.String() + ` };`
+	g, err := CompileString("plain.agr", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"set red now", `{"actionName":"set","parameters":{"a":"red","again":"red","list":["red",null,null],"inner":{"lit":true}}}`},
+		{"set red to 3 now", `{"actionName":"set","parameters":{"a":"red","again":"red","n":3,"list":["red",null,3],"inner":{"lit":true}}}`},
+		{"set red or blue now", `{"actionName":"set","parameters":{"a":"red","again":"red","c":"blue","list":["red","blue",null],"inner":{"c":"blue","lit":true}}}`},
+		{"long red with 3", want.String()},
+	} {
+		ms, err := g.Match(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			b, _ := m.Value.(*Object).MarshalJSON()
+			got = append(got, string(b))
+		}
+		if !strings.Contains(strings.Join(got, "\n"), c.want) {
+			t.Errorf("%q: got\n%s\nwant among them\n%s", c.in, strings.Join(got, "\n"), c.want)
+		}
+		checkHashes(t, g, c.in)
+	}
+}
