@@ -485,7 +485,7 @@ func (m *matcher) evalArr(elems []vprop, fs []nval, bound uint64) nval {
 }
 
 // mat turns one arena value into a plain Go value (plainNode).
-func (m *matcher) mat(n int32) any { return m.plainNode(m.plainBufs(), n) }
+func (m *matcher) mat(n int32) any { return m.plainNode(&m.plain, n) }
 
 // eqNV reports whether arena value n equals plain value v (equalValue).
 func (m *matcher) eqNV(n int32, v any) bool {

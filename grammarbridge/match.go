@@ -165,7 +165,7 @@ type matcher struct {
 	shareActive int               // tryAlts calls exploring a prefix tree
 	silent      int               // > 0 inside a silent rule part: no events are pushed
 	ctop        int               // conts in use
-	frames      []frame           // scratch for build
+	plain       plainBufs         // chunks plain values are taken from (plain.go)
 	slotBuf     []nval            // scratch for build
 	nodes       []node            // the value arena (lazy.go)
 	kids        []kid

@@ -13,10 +13,9 @@ import (
 	"math/bits"
 )
 
-// frame holds, in matcher.frames' one element, the chunks plain values
-// are taken from (plainBufs). The name is that of the build stack it
-// replaced in match.go, which this file does not own.
-type frame struct {
+// plainBufs holds the chunks plain values are taken from
+// (matcher.plain).
+type plainBufs struct {
 	chunks
 	tmp   []any // the values of the ops of the value under way (plainOps)
 	first int32 // its first temporary slot
@@ -54,16 +53,9 @@ const (
 // evaluated yet (buildFrame): its hash field holds the frame's bound set.
 const deferNode int32 = math.MinInt32
 
-// plainBufs returns the matcher's chunks.
-func (m *matcher) plainBufs() *frame {
-	if len(m.frames) == 0 {
-		m.frames = make([]frame, 1)
-	}
-	return &m.frames[0]
-}
 
 // takeObj returns a new Object from b's chunk.
-func (b *frame) takeObj() *Object {
+func (b *plainBufs) takeObj() *Object {
 	if len(b.objs) == cap(b.objs) {
 		b.objs = make([]Object, 0, objChunk)
 	}
@@ -72,7 +64,7 @@ func (b *frame) takeObj() *Object {
 }
 
 // takeProps returns k properties from b's chunk.
-func (b *frame) takeProps(k int) []Prop {
+func (b *plainBufs) takeProps(k int) []Prop {
 	if cap(b.props)-len(b.props) < k {
 		b.props = make([]Prop, 0, max(k, propChunk))
 	}
@@ -84,7 +76,7 @@ func (b *frame) takeProps(k int) []Prop {
 // usedProps returns the first n of the properties ps that takeProps gave,
 // giving the others back when none were taken since (a value inside
 // another is taken after it).
-func (b *frame) usedProps(ps []Prop, n int) []Prop {
+func (b *plainBufs) usedProps(ps []Prop, n int) []Prop {
 	if k := len(ps); n < k && len(b.props) >= k && &b.props[len(b.props)-1] == &ps[k-1] {
 		b.props = b.props[:len(b.props)-(k-n)]
 	}
@@ -92,7 +84,7 @@ func (b *frame) usedProps(ps []Prop, n int) []Prop {
 }
 
 // takeElems returns k array elements from b's chunk.
-func (b *frame) takeElems(k int) []any {
+func (b *plainBufs) takeElems(k int) []any {
 	if cap(b.elems)-len(b.elems) < k {
 		b.elems = make([]any, 0, max(k, elemChunk))
 	}
@@ -102,7 +94,7 @@ func (b *frame) takeElems(k int) []any {
 }
 
 // takeMatches returns k matches from b's chunk.
-func (b *frame) takeMatches(k int) []Match {
+func (b *plainBufs) takeMatches(k int) []Match {
 	if cap(b.matches)-len(b.matches) < k {
 		if k > matchChunk/2 {
 			return make([]Match, k) // a chunk of its own
@@ -129,7 +121,7 @@ func (m *matcher) plainText(a, b int32) any {
 
 // plainNode returns arena value n as a plain value, its objects,
 // properties and elements taken from the chunks of b.
-func (m *matcher) plainNode(b *frame, n int32) any {
+func (m *matcher) plainNode(b *plainBufs, n int32) any {
 	if n < 0 {
 		return m.g.vt.lits[-n-1]
 	}
@@ -166,7 +158,7 @@ func (m *matcher) plainNode(b *frame, n int32) any {
 // bound variables are bound, as a plain value, with its hash and stats:
 // evalOps without arena nodes. An op's value goes to b.tmp, its hash and
 // stats to its temporary slot.
-func (m *matcher) plainOps(b *frame, a *altVal, fs []nval, bound uint64) (any, uint64, stats) {
+func (m *matcher) plainOps(b *plainBufs, a *altVal, fs []nval, bound uint64) (any, uint64, stats) {
 	bound |= 1 << 63
 	ops := a.ops
 	last := len(ops) - 1
@@ -197,7 +189,7 @@ func (m *matcher) plainOps(b *frame, a *altVal, fs []nval, bound uint64) (any, u
 
 // plainSlot returns the plain value of slot s, whose value is v: an
 // op's (plainOps), or an arena value.
-func (m *matcher) plainSlot(b *frame, v *nval, s int32) any {
+func (m *matcher) plainSlot(b *plainBufs, v *nval, s int32) any {
 	if v.n == deferNode {
 		return b.tmp[s-b.first]
 	}
@@ -206,7 +198,7 @@ func (m *matcher) plainSlot(b *frame, v *nval, s int32) any {
 
 // plainObj writes an object literal's value (evalObj), visiting only
 // its properties that are literals or read a bound variable.
-func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
+func (m *matcher) plainObj(b *plainBufs, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
 	if !op.masked {
 		return m.plainObjLong(b, op, fs, bound)
 	}
@@ -254,7 +246,7 @@ func (m *matcher) plainObj(b *frame, op *vop, fs []nval, bound uint64) (any, uin
 
 // plainObjLong is plainObj for an object of more than 64 properties:
 // it visits every property.
-func (m *matcher) plainObjLong(b *frame, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
+func (m *matcher) plainObjLong(b *plainBufs, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
 	props := op.props
 	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
 	sum, n := uint64(0), 0
@@ -301,7 +293,7 @@ func (m *matcher) plainObjLong(b *frame, op *vop, fs []nval, bound uint64) (any,
 }
 
 // plainArr writes an array literal's value (evalArr).
-func (m *matcher) plainArr(b *frame, elems []vprop, fs []nval, bound uint64) (any, uint64, stats) {
+func (m *matcher) plainArr(b *plainBufs, elems []vprop, fs []nval, bound uint64) (any, uint64, stats) {
 	arr := b.takeElems(len(elems))
 	h := uint64(arraySeed)
 	var st stats

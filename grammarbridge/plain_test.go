@@ -62,3 +62,42 @@ func TestPlainValues(t *testing.T) {
 		checkHashes(t, g, c.in)
 	}
 }
+
+// TestResultsStayTheCallers checks that values and match slices handed out
+// from the matcher's chunks belong to the caller: later matches (new
+// values, duplicates given back, inputs with no match) never write into
+// them, and appending to a returned slice never reaches the next one.
+func TestResultsStayTheCallers(t *testing.T) {
+	g := mustCompile(t, `<Start> = play $(t:wildcard) by $(a:wildcard) -> { actionName: "play", parameters: { track: t, artist: a, list: [t, a] } }
+	        | play $(t:wildcard) -> { actionName: "play", parameters: { track: t } }
+	        | stop -> { actionName: "stop" };`, Options{})
+	inputs := []string{"play a by b by c", "stop", "play x", "nothing", "play a by b by c", "play one by two"}
+	type kept struct {
+		ms   []Match
+		want []string
+	}
+	var all []kept
+	for round := range 300 {
+		in := inputs[round%len(inputs)]
+		ms, err := g.Match(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := kept{ms: ms}
+		for _, m := range ms {
+			k.want = append(k.want, Canonical(m.Value))
+		}
+		if n := len(all); n > 0 {
+			// Appending to the previous result list must not reach this one.
+			_ = append(all[n-1].ms, Match{Value: "appended"})
+		}
+		all = append(all, k)
+	}
+	for i, k := range all {
+		for j, m := range k.ms {
+			if got := Canonical(m.Value); got != k.want[j] {
+				t.Fatalf("match %d (%q), result %d: now %s, was %s", i, inputs[i%len(inputs)], j, got, k.want[j])
+			}
+		}
+	}
+}

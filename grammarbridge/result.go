@@ -104,7 +104,7 @@ func (m *matcher) record() {
 			out, i = m.buildFrame(trail, i, 0)
 		}
 	}
-	b := m.plainBufs()
+	b := &m.plain
 	saved := b.chunks
 	var v any
 	st, h := out.st, out.h
@@ -236,7 +236,7 @@ func (m *matcher) ranked() []Match {
 		return []Match{}
 	}
 	keys := m.rankKeys()
-	out := m.plainBufs().takeMatches(len(rs))
+	out := m.plain.takeMatches(len(rs))
 	for i, k := range keys {
 		r := &rs[uint32(k)]
 		out[i] = Match{Value: r.v, MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
