@@ -140,7 +140,6 @@ type matcher struct {
 	err   error
 
 	results     []result
-	index       map[uint64]int    // value hash -> last results index with it
 	memo        map[memoKey]int   // -> index in entries, when memoTab is too big
 	memoTab     []uint64          // (rule, pos, open) -> gen<<32 | entries index
 	gen         uint32            // generation of memoTab entries for this input
@@ -237,11 +236,6 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	}
 	m.nfail = 0
 	m.succ, m.busyHits, m.serial = 0, 0, 0
-	if len(m.index) > 64 {
-		m.index = nil
-	} else if len(m.index) > 0 {
-		clear(m.index)
-	}
 	if track {
 		m.expected = map[string]bool{}
 		m.far = -1

@@ -53,7 +53,6 @@ const (
 // evaluated yet (buildFrame): its hash field holds the frame's bound set.
 const deferNode int32 = math.MinInt32
 
-
 // takeObj returns a new Object from b's chunk.
 func (b *plainBufs) takeObj() *Object {
 	if len(b.objs) == cap(b.objs) {
