@@ -143,7 +143,7 @@ type matcher struct {
 	memo        map[memoKey]int   // -> index in entries, when memoTab is too big
 	memoTab     []uint64          // (rule, pos, open) -> gen<<32 | entries index
 	gen         uint32            // generation of memoTab entries for this input
-	lower       []byte            // the input lower-cased, when asciiState is 1 (reused)
+	lower       []byte            // the input lower-cased (only its ASCII letters when it is not ASCII; reused)
 	asciiState  uint8             // 0 unknown, 1 the input is ASCII, 2 it is not
 	lowerPad    []byte            // lower and 8 more bytes (of no meaning)
 	pairsDone   bool              // pairs is filled for this input
@@ -171,7 +171,7 @@ type matcher struct {
 	vals        []any
 	strCache    *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
 	strUsed     []uint8                 // its entries in use
-	keys        []rankKey               // scratch for ranked
+	keys        []rankKey               // the result index while matching, then the ranking keys (result.go)
 
 	// inEnd is the input's length, or no length at all when paths are
 	// not to be dropped by the input they need (calt.minFrom): for
