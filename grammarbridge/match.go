@@ -31,6 +31,11 @@ type Match struct {
 // No match is an empty list and a nil error; an input that needs more work
 // than the limit fails with an error matching ErrWorkLimit.
 func (g *Grammar) Match(input string) ([]Match, error) {
+	if g.cannotStart(input) {
+		// Most inputs a grammar is not for fail here, before the matcher
+		// is set up and the input lower-cased (about 400 instructions).
+		return []Match{}, nil
+	}
 	m := g.newMatcher(input, false)
 	m.run()
 	// No defer (it costs more than the rest of a short match's set-up): a
@@ -42,6 +47,27 @@ func (g *Grammar) Match(input string) ([]Match, error) {
 	ms := m.ranked()
 	g.release(m)
 	return ms, nil
+}
+
+// cannotStart reports whether no match of the start rule can begin where
+// input does, by the folded first byte after separators: the test
+// enterRule makes on every rule, made before anything is set up. It is
+// never true under Options.naive (every rule may start with anything).
+func (g *Grammar) cannotStart(input string) bool {
+	r := g.start
+	if r.firstAny {
+		return false
+	}
+	for q := 0; q < len(input); q++ {
+		c := input[q]
+		if c >= utf8.RuneSelf {
+			return false // not known: the plain search decides
+		}
+		if !asciiSep[c] {
+			return !r.first.has(c | asciiUpper[c])
+		}
+	}
+	return true // only separators, and the rule cannot match nothing
 }
 
 // Best returns the best match for input. When nothing matches, the error

@@ -319,3 +319,20 @@ func TestMatchLongInput(t *testing.T) {
 		t.Fatal("input not long enough to leave the dense table")
 	}
 }
+
+// TestMatchCannotStart: inputs whose first byte no match can begin with
+// give no match (and an empty, non-nil list) before the matcher is set
+// up, as the search would; a start rule that can match nothing or start
+// anywhere is always searched.
+func TestMatchCannotStart(t *testing.T) {
+	g := mustCompile(t, `<Start> = play $(x:wildcard) -> x | (please)? stop -> "stop";`, Options{})
+	for _, in := range []string{"", "  ", " , ", "go play", "Xplay it", "über"} {
+		ms, err := g.Match(in)
+		if err != nil || ms == nil || len(ms) != 0 {
+			t.Errorf("%q: %v %v, want an empty list", in, ms, err)
+		}
+	}
+	runMatchCases(t, g, []matchCase{{" , PLAY it", `["it"]`}, {"Stop", `["stop"]`}, {"please stop", `["stop"]`}})
+	opt := mustCompile(t, `<Start> = (hello)? -> "hi";`, Options{})
+	runMatchCases(t, opt, []matchCase{{"", `["hi"]`}, {" ", `["hi"]`}, {"hello", `["hi"]`}, {"bye", `[]`}})
+}
