@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Match is one distinct value that a grammar gives an input.
@@ -50,24 +51,58 @@ func (g *Grammar) Match(input string) ([]Match, error) {
 }
 
 // cannotStart reports whether no match of the start rule can begin where
-// input does, by the folded first byte after separators: the test
-// enterRule makes on every rule, made before anything is set up. It is
-// never true under Options.naive (every rule may start with anything).
+// input does: by the folded first byte after separators (the test
+// enterRule makes on every rule), then, when every alternative that byte
+// selects begins with a literal, by their first-word tests (as tryTree
+// makes them), before anything is set up. It is never true under
+// Options.naive (every rule may start with anything).
 func (g *Grammar) cannotStart(input string) bool {
 	r := g.start
-	if r.firstAny {
+	q := 0
+	for q < len(input) && asciiSep[input[q]] {
+		q++
+	}
+	if q == len(input) {
+		return !r.firstAny // only separators: r must match nothing
+	}
+	c := input[q]
+	if c >= utf8.RuneSelf {
+		return false // not known: the search decides
+	}
+	ch := int(c | asciiUpper[c])
+	if !r.firstAny && !r.first.has(byte(ch)) {
+		return true
+	}
+	j := 0
+	if r.firstIdx != nil {
+		j = int(r.firstIdx[ch])
+	}
+	if j >= len(r.firstWords) || r.firstWords[j] == nil {
 		return false
 	}
-	for q := 0; q < len(input); q++ {
-		c := input[q]
-		if c >= utf8.RuneSelf {
-			return false // not known: the plain search decides
-		}
-		if !asciiSep[c] {
-			return !r.first.has(c | asciiUpper[c])
+	ws := r.firstWords[j]
+	// The eight bytes at q, lower-cased when they are ASCII (bytes past
+	// the end are 0, which no token has). On other input the test is
+	// not made: letters that are not ASCII may fold to ASCII ones.
+	var x uint64
+	if q+8 <= len(input) {
+		x = le.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(input[q:]), 8))
+	} else {
+		var b [8]byte
+		copy(b[:], input[q:])
+		x = le.LittleEndian.Uint64(b[:])
+	}
+	const hi = 0x8080808080808080
+	if x&hi != 0 {
+		return false
+	}
+	x |= (x + 0x3f3f3f3f3f3f3f3f) &^ (x + 0x2525252525252525) & hi >> 2
+	for i := 0; i+1 < len(ws); i += 2 {
+		if x&ws[i+1] == ws[i] {
+			return false
 		}
 	}
-	return true // only separators, and the rule cannot match nothing
+	return true
 }
 
 // Best returns the best match for input. When nothing matches, the error

@@ -333,6 +333,16 @@ func TestMatchCannotStart(t *testing.T) {
 		}
 	}
 	runMatchCases(t, g, []matchCase{{" , PLAY it", `["it"]`}, {"Stop", `["stop"]`}, {"please stop", `["stop"]`}})
+	// Every alternative 'p' selects begins with a literal: the first
+	// word is tested too.
+	g = mustCompile(t, `<Start> = play $(x:wildcard) -> x | pause -> "p" | stop -> "s";`, Options{})
+	runMatchCases(t, g, []matchCase{{"please go", `[]`}, {" Pause ", `["p"]`}, {"pl", `[]`}, {"plays", `[]`}, {"PLAY  x", `["x"]`},
+		{"play\u00e9 x", `[]`}, {"playé x", `[]`}, {"pLaY,,éé", `["éé"]`}})
+	for _, in := range []string{"please go", "pl", "Xplay"} {
+		if !g.cannotStart(in) {
+			t.Errorf("%q: cannotStart is false", in)
+		}
+	}
 	opt := mustCompile(t, `<Start> = (hello)? -> "hi";`, Options{})
 	runMatchCases(t, opt, []matchCase{{"", `["hi"]`}, {" ", `["hi"]`}, {"hello", `["hi"]`}, {"bye", `[]`}})
 }

@@ -41,6 +41,11 @@ type crule struct {
 	// the matcher skips the others without testing each (see altsFor).
 	firstIdx   *[129]uint8
 	firstLists [][]*calt
+	// firstWords[j], when every alternative of firstLists[j] (of alts,
+	// j = 0, when there is no firstIdx) begins with a literal with a
+	// first-word test (cpart.fword, fmask), holds those tests as word,
+	// mask pairs: Grammar.cannotStart applies them to the start rule.
+	firstWords [][]uint64
 
 	// tree and firstTrees are the prefix trees (share.go) of alts and of
 	// each of firstLists, or nil where no two alternatives tried one
@@ -70,6 +75,32 @@ func (r *crule) altsFor(ch int, known bool) []*calt {
 // buildDispatch fills r.firstIdx and r.firstLists from the alternatives'
 // first-byte sets.
 func (r *crule) buildDispatch() {
+	r.buildDispatchLists()
+	if r.firstIdx == nil {
+		r.firstWords = [][]uint64{wordTests(r.alts)}
+		return
+	}
+	r.firstWords = make([][]uint64, len(r.firstLists))
+	for j, l := range r.firstLists {
+		r.firstWords[j] = wordTests(l)
+	}
+}
+
+// wordTests returns the first-word tests of alts as word, mask pairs, or
+// nil unless each of them begins with a literal that has one.
+func wordTests(alts []*calt) []uint64 {
+	var ws []uint64
+	for _, a := range alts {
+		p := a.lit0
+		if p == nil || p.fmask == 0 || a.firstAny {
+			return nil
+		}
+		ws = append(ws, p.fword, p.fmask)
+	}
+	return ws
+}
+
+func (r *crule) buildDispatchLists() {
 	n := len(r.alts)
 	if n < 2 || r.firstAny && allFirstAny(r.alts) {
 		return
