@@ -58,6 +58,9 @@ func (g *Grammar) Match(input string) ([]Match, error) {
 // Options.naive (every rule may start with anything).
 func (g *Grammar) cannotStart(input string) bool {
 	r := g.start
+	if !r.startTests {
+		return false
+	}
 	q := 0
 	for q < len(input) && asciiSep[input[q]] {
 		q++

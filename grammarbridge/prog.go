@@ -46,6 +46,9 @@ type crule struct {
 	// first-word test (cpart.fword, fmask), holds those tests as word,
 	// mask pairs: Grammar.cannotStart applies them to the start rule.
 	firstWords [][]uint64
+	// startTests: firstWords has a test, or r cannot start with
+	// anything (cannotStart has something to test).
+	startTests bool
 
 	// tree and firstTrees are the prefix trees (share.go) of alts and of
 	// each of firstLists, or nil where no two alternatives tried one
@@ -78,22 +81,32 @@ func (r *crule) buildDispatch() {
 	r.buildDispatchLists()
 	if r.firstIdx == nil {
 		r.firstWords = [][]uint64{wordTests(r.alts)}
-		return
+	} else {
+		r.firstWords = make([][]uint64, len(r.firstLists))
+		for j, l := range r.firstLists {
+			r.firstWords[j] = wordTests(l)
+		}
 	}
-	r.firstWords = make([][]uint64, len(r.firstLists))
-	for j, l := range r.firstLists {
-		r.firstWords[j] = wordTests(l)
+	r.startTests = !r.firstAny
+	for _, ws := range r.firstWords {
+		r.startTests = r.startTests || ws != nil
 	}
 }
 
-// wordTests returns the first-word tests of alts as word, mask pairs, or
-// nil unless each of them begins with a literal that has one.
+// wordTests returns the distinct first-word tests of alts as word, mask
+// pairs, or nil unless each of them begins with a literal that has one.
 func wordTests(alts []*calt) []uint64 {
 	var ws []uint64
+next:
 	for _, a := range alts {
 		p := a.lit0
 		if p == nil || p.fmask == 0 || a.firstAny {
 			return nil
+		}
+		for i := 0; i < len(ws); i += 2 {
+			if ws[i] == p.fword && ws[i+1] == p.fmask {
+				continue next // many alternatives begin alike
+			}
 		}
 		ws = append(ws, p.fword, p.fmask)
 	}
