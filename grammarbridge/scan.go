@@ -200,6 +200,19 @@ func (m *matcher) lowerInput() {
 		le.LittleEndian.PutUint64(dst, x|(geA&^gtZ&hi)>>2)
 		src, dst = src[8:], dst[8:]
 	}
+	if len(src) > 0 && len(in) >= 8 {
+		// The last bytes: the input's last eight, some lower-cased
+		// already (which are ASCII).
+		all := unsafe.Slice(unsafe.StringData(in), len(in))
+		x := le.LittleEndian.Uint64(all[len(all)-8:])
+		if x&hi != 0 {
+			lowerRest(src, dst)
+			m.asciiState = 2
+			return
+		}
+		le.LittleEndian.PutUint64(low[len(low)-8:], x|((x+0x3f3f3f3f3f3f3f3f)&^(x+0x2525252525252525)&hi)>>2)
+		return
+	}
 	for i, c := range src {
 		if c >= utf8.RuneSelf {
 			lowerRest(src[i:], dst[i:])
