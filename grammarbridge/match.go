@@ -61,29 +61,22 @@ func (g *Grammar) cannotStart(input string) bool {
 	if !r.startTests {
 		return false
 	}
+	t := r.startAct.Load()
+	if t == nil {
+		t = r.makeStartAct()
+	}
 	q := 0
-	for q < len(input) && asciiSep[input[q]] {
+	for q < len(input) && t[input[q]] == startSep {
 		q++
 	}
 	if q == len(input) {
 		return !r.firstAny // only separators: r must match nothing
 	}
-	c := input[q]
-	if c >= utf8.RuneSelf {
-		return false // not known: the search decides
+	act := t[input[q]]
+	if act < startWords {
+		return act == startNone
 	}
-	ch := int(c | asciiUpper[c])
-	if !r.firstAny && !r.first.has(byte(ch)) {
-		return true
-	}
-	j := 0
-	if r.firstIdx != nil {
-		j = int(r.firstIdx[ch])
-	}
-	if j >= len(r.firstWords) || r.firstWords[j] == nil {
-		return false
-	}
-	ws := r.firstWords[j]
+	ws := r.firstWords[act-startWords]
 	// The eight bytes at q, lower-cased when they are ASCII (bytes past
 	// the end are 0, which no token has). On other input the test is
 	// not made: letters that are not ASCII may fold to ASCII ones.

@@ -3,6 +3,7 @@ package grammarbridge
 import (
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // This file holds the compiled form of a grammar: what the matcher runs.
@@ -49,6 +50,9 @@ type crule struct {
 	// startTests: firstWords has a test, or r cannot start with
 	// anything (cannotStart has something to test).
 	startTests bool
+	// startAct is cannotStart's table of what each input byte means
+	// (startSep...), made on first use.
+	startAct atomic.Pointer[[256]uint8]
 
 	// tree and firstTrees are the prefix trees (share.go) of alts and of
 	// each of firstLists, or nil where no two alternatives tried one
@@ -91,6 +95,47 @@ func (r *crule) buildDispatch() {
 	for _, ws := range r.firstWords {
 		r.startTests = r.startTests || ws != nil
 	}
+}
+
+// What an input byte where a match of the start rule would begin means
+// (crule.startAct): a separator, not known (the search decides), no match,
+// or startWords+j: the alternatives it selects all begin with literals,
+// whose tests are firstWords[j].
+const (
+	startSep uint8 = iota
+	startSearch
+	startNone
+	startWords
+)
+
+// makeStartAct returns r's startAct, making it.
+func (r *crule) makeStartAct() *[256]uint8 {
+	t := new([256]uint8)
+	for c := range 256 {
+		b := byte(c)
+		switch {
+		case b < 0x80 && asciiSep[b]:
+			t[c] = startSep
+		case b >= 0x80:
+			t[c] = startSearch
+		default:
+			ch := b | asciiUpper[b]
+			j := 0
+			if r.firstIdx != nil {
+				j = int(r.firstIdx[ch])
+			}
+			switch {
+			case !r.firstAny && !r.first.has(ch):
+				t[c] = startNone
+			case j < len(r.firstWords) && r.firstWords[j] != nil && j < 256-int(startWords):
+				t[c] = startWords + uint8(j)
+			default:
+				t[c] = startSearch
+			}
+		}
+	}
+	r.startAct.Store(t)
+	return t
 }
 
 // wordTests returns the distinct first-word tests of alts as word, mask
