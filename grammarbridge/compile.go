@@ -163,7 +163,9 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 			computeFirst(start, c.nrules)
 		}
 	}
-	walkRules(start, c.nrules, func(r *crule) {
+	// The rules reached no longer change from here on: walk them once.
+	rules := reachable(start, c.nrules)
+	for _, r := range rules {
 		for _, a := range r.alts {
 			a.lit0 = a.literalAt(0)
 			if len(a.parts) > 0 {
@@ -171,14 +173,18 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 				a.kwFirst = p.kind == partRules && p.keywords && !p.optional
 			}
 		}
-	})
-	assignSearchIDs(start, c.nrules)
+	}
+	assignSearchIDs(rules)
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
-	walkRules(start, c.nrules, (*crule).buildDispatch)
+	for _, r := range rules {
+		r.buildDispatch()
+	}
 	if !opts.naive {
 		b := shareBuilder{g: g}
-		walkRules(start, c.nrules, b.buildShare)
+		for _, r := range rules {
+			b.buildShare(r)
+		}
 	}
 	for _, im := range fsc.file.Imports {
 		if im.IsType() {

@@ -17,13 +17,17 @@ import "unicode/utf8"
 const maxMinLen = 1 << 16
 
 // computeMinLens sets crule.minLen and calt.minFrom for every rule and
-// alternative reachable from start, by fixed-point iteration from 0: each
-// round's values are lower bounds, so stopping early is safe.
-func computeMinLens(start *crule, nrules int) {
-	rules := reachable(start, nrules)
+// alternative of rules (the rules reachable from the start rule, in
+// depth-first order), by fixed-point iteration from 0: each round's values
+// are lower bounds, so stopping early is safe.
+func computeMinLens(rules []*crule) {
 	for round := 0; round < 64; round++ {
 		changed := false
-		for _, r := range rules {
+		// Depth-first order lists a rule before the rules it refers
+		// to: going backwards, most rules see their parts' final lengths
+		// in the first round, and the second finds nothing to change.
+		for i := len(rules) - 1; i >= 0; i-- {
+			r := rules[i]
 			least := int32(maxMinLen)
 			for _, a := range r.alts {
 				least = min(least, partsMinLen(a.parts))
@@ -39,16 +43,26 @@ func computeMinLens(start *crule, nrules int) {
 			break
 		}
 	}
+	total := 0
 	for _, r := range rules {
 		for _, a := range r.alts {
-			setMinFrom(a)
+			total += len(a.parts) + 1
+		}
+	}
+	room := make([]int32, total) // every alternative's minFrom, one allocation
+	for _, r := range rules {
+		for _, a := range r.alts {
+			n := len(a.parts) + 1
+			setMinFrom(a, room[:n:n])
+			room = room[n:]
 		}
 	}
 }
 
-// setMinFrom sets a.minFrom from its parts (the rules' minLen known).
-func setMinFrom(a *calt) {
-	a.minFrom = make([]int32, len(a.parts)+1)
+// setMinFrom sets a.minFrom, in room (len(a.parts)+1 zeros), from its
+// parts (the rules' minLen known).
+func setMinFrom(a *calt, room []int32) {
+	a.minFrom = room
 	for i := len(a.parts) - 1; i >= 0; i-- {
 		a.minFrom[i] = min(a.minFrom[i+1]+partMinLen(&a.parts[i]), maxMinLen)
 	}
@@ -75,7 +89,11 @@ func partMinLen(p *cpart) int32 {
 	case partString:
 		var n int32
 		for i := range p.toks {
-			n += int32(utf8.RuneCountInString(p.toks[i].src))
+			if t := &p.toks[i]; t.ascii {
+				n += int32(len(t.src))
+			} else {
+				n += int32(utf8.RuneCountInString(t.src))
+			}
 		}
 		return min(n, maxMinLen)
 	case partWildcard, partNumber:

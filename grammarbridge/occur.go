@@ -108,10 +108,10 @@ func restWord(t *ctoken) (word, mask uint64) {
 // places per token text however many parts begin with it. It also gives
 // literals whose first token has lead separators their first-word test
 // (restWord). The compiler calls it before prefix trees copy parts.
-func assignSearchIDs(start *crule, nrules int) {
-	computeMinLens(start, nrules)
+func assignSearchIDs(rules []*crule) {
+	computeMinLens(rules)
 	ids := map[string]int32{}
-	walkRules(start, nrules, func(r *crule) {
+	for _, r := range rules {
 		for _, a := range r.alts {
 			for i := range a.parts {
 				p := &a.parts[i]
@@ -130,5 +130,5 @@ func assignSearchIDs(start *crule, nrules int) {
 				t.search = id
 			}
 		}
-	})
+	}
 }

@@ -253,7 +253,7 @@ func (b *shareBuilder) synth(a *calt, depth int) *calt {
 		return s
 	}
 	s := &calt{id: int32(len(b.g.alts)), parts: a.parts[:depth:depth], spacing: a.spacing, nslots: a.nslots, firstAny: true}
-	setMinFrom(s)
+	setMinFrom(s, make([]int32, len(s.parts)+1))
 	b.g.alts = append(b.g.alts, s)
 	if b.synths == nil {
 		b.synths = map[shareKey]*calt{}
