@@ -39,18 +39,19 @@ type chunks struct {
 // reachable while the matcher is kept: one chunk of each kind, and more
 // through values split between chunks.
 //
-// A value split between two chunks links them: the current chunk of
-// objects points into the last chunk of properties, whose values point
-// into the chunk of objects before, and so on. Dead values of many inputs
-// can so stay reachable from the chunks the matcher keeps. With chunks of
-// 127 objects and 255 properties (3 and 8 KB) the heap marked live at a
-// collection was 3 to 10 MB on player, weather and email (at most 1 MB
-// with these sizes): more marking, a higher heap goal, and page faults per
-// 1000 inputs code-editor 1450 -> 198, email 136 -> 71, weather 116 -> 76,
-// player 19 -> 7. Smaller chunks (16/31/16/8) fault no less and allocate
-// more often, which costs the grammars with few results. Writing a split
-// value again in new chunks of every kind cuts every link but doubled the
-// bytes allocated (code-editor 14.9 -> 29.6 KB per input).
+// Chunk sizes: with 127 objects and 255 properties (3 and 8 KB) CPU time
+// per input was higher than with these sizes although fewer allocations
+// were made: the heap marked live at a collection was 3 to 10 MB on
+// player, weather and email (at most 1 MB with these sizes), and page
+// faults per 1000 inputs were code-editor 1450 -> 198, email 136 -> 71,
+// weather 116 -> 76, player 19 -> 7. The values the kept chunks can reach
+// stay about a chunk's worth with either size (over 30,000 inputs of
+// player, weather, email and code-editor at most 126-246 objects with the
+// big chunks, 24-70 with these; TestChunksBounded), so the bigger live
+// heap was not dead values of earlier inputs chained to the kept chunks;
+// its cause was not found. Smaller chunks (16/31/16/8) fault no
+// less and allocate more often, which costs the grammars with few
+// results.
 //
 // An allocation of more than 512 bytes that holds pointers has an 8-byte
 // header in front: a chunk of 64 properties (2 KB) would take the next

@@ -101,3 +101,69 @@ func TestResultsStayTheCallers(t *testing.T) {
 		}
 	}
 }
+
+// TestChunksBounded checks that the values the matcher's kept chunks can
+// reach stay few however many inputs were matched: values split between
+// chunks of different kinds must not chain every chunk kept to the ones
+// before it (which would keep the dead values of all earlier inputs
+// reachable).
+func TestChunksBounded(t *testing.T) {
+	g := mustCompile(t, `<Start> = play $(t:wildcard) by $(a:wildcard) -> { actionName: "play", parameters: { track: t, artist: a, target: { kind: "track", artists: [a] } } }
+	        | play $(t:wildcard) -> { actionName: "play", parameters: { target: { kind: "track", name: t } } };`, Options{})
+	inputs := []string{"play a by b by c", "play x", "play one by two", "play so by me by you by them"}
+	most := 0
+	for i := range 20000 {
+		if _, err := g.Match(inputs[i%len(inputs)]); err != nil {
+			t.Fatal(err)
+		}
+		if i%500 != 499 {
+			continue
+		}
+		m := g.spare.Load()
+		if m == nil {
+			t.Fatal("no spare matcher")
+		}
+		most = max(most, reachableObjects(&m.plain.chunks))
+	}
+	// Each kind's chunk holds at most a chunk's worth of values, and those
+	// may reach into the chunks just before.
+	if limit := 4 * (objChunk + propChunk + elemChunk + matchChunk); most > limit {
+		t.Fatalf("the kept chunks reach %d objects (at most %d expected)", most, limit)
+	}
+}
+
+// reachableObjects counts the distinct objects reachable from the values
+// in c's chunks.
+func reachableObjects(c *chunks) int {
+	seen := map[*Object]bool{}
+	var visit func(v any)
+	visit = func(v any) {
+		switch v := v.(type) {
+		case *Object:
+			if seen[v] {
+				return
+			}
+			seen[v] = true
+			for _, p := range v.Props {
+				visit(p.Value)
+			}
+		case []any:
+			for _, e := range v {
+				visit(e)
+			}
+		}
+	}
+	for i := range c.objs {
+		visit(&c.objs[i])
+	}
+	for _, p := range c.props {
+		visit(p.Value)
+	}
+	for _, e := range c.elems {
+		visit(e)
+	}
+	for _, m := range c.matches {
+		visit(m.Value)
+	}
+	return len(seen)
+}
