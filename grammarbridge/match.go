@@ -515,12 +515,7 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 			continue
 		}
 		if e, ok := m.stringAt(sp, sub.spacing, pos); ok {
-			if p.valueUsed && m.silent == 0 {
-				m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-				m.push(event{kind: evEnd})
-			}
-			m.stepMemo(c, a, i+1, e, noWild)
-			m.tn = n
+			m.keywordMatched(sub, e, c, a, i, p, n)
 			if m.err != nil {
 				return
 			}
@@ -556,12 +551,7 @@ func (m *matcher) keywordsAfter(c int32, a *calt, i int, p *cpart, w wild, n int
 		for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
 			m.work++
 			if e, ok := m.tokensAtCandidate(sp, sub.spacing, t); ok && m.setWild(w, t) {
-				if p.valueUsed && m.silent == 0 {
-					m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
-					m.push(event{kind: evEnd})
-				}
-				m.stepMemo(c, a, i+1, e, noWild)
-				m.tn = n
+				m.keywordMatched(sub, e, c, a, i, p, n)
 				if m.err != nil {
 					return
 				}

@@ -238,9 +238,9 @@ func (m *matcher) plainObj(b *plainBufs, op *vop, fs []nval, bound uint64) (any,
 			continue
 		}
 		sum += propHash(p.kmul, v.h)
+		// plainProp by hand: the call (plainProp cannot be inlined)
+		// cost code-editor 3.8 % and email 1.9 % more instructions.
 		var pv any
-		// A text, the most common case: its cache entry holds its node
-		// until it holds another text.
 		if e := &m.strCache[(v.ts-1)&(strCacheSize-1)]; v.ts != 0 && e.node == v.n {
 			if e.v == nil {
 				nd := &m.nodes[v.n]
@@ -258,6 +258,20 @@ func (m *matcher) plainObj(b *plainBufs, op *vop, fs []nval, bound uint64) (any,
 	return obj, mix64(objectSeed + sum), st
 }
 
+// plainProp returns the plain value of property value v (slot arg). A
+// text, the most common case, is read from its cache entry, which holds
+// its node until it holds another text.
+func (m *matcher) plainProp(b *plainBufs, v *nval, arg int32) any {
+	if e := &m.strCache[(v.ts-1)&(strCacheSize-1)]; v.ts != 0 && e.node == v.n {
+		if e.v == nil {
+			nd := &m.nodes[v.n]
+			e.v = m.in[nd.a:nd.b]
+		}
+		return e.v
+	}
+	return m.plainSlot(b, v, arg)
+}
+
 // plainObjLong is plainObj for an object of more than 64 properties:
 // it visits every property.
 func (m *matcher) plainObjLong(b *plainBufs, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
@@ -268,8 +282,7 @@ func (m *matcher) plainObjLong(b *plainBufs, op *vop, fs []nval, bound uint64) (
 	for i := range props {
 		p := &props[i]
 		if p.kind == vkLit { // its hash term is known
-			q := &out[n]
-			q.Key, q.Value = p.name, p.lit
+			out[n] = Prop{p.name, p.lit}
 			sum += p.lsum
 			n++
 			continue
@@ -283,23 +296,8 @@ func (m *matcher) plainObjLong(b *plainBufs, op *vop, fs []nval, bound uint64) (
 			continue
 		}
 		sum += propHash(p.kmul, v.h)
-		q := &out[n]
+		out[n] = Prop{p.name, m.plainProp(b, v, p.arg)}
 		n++
-		q.Key = p.name
-		if v.n > 0 {
-			if nd := &m.nodes[v.n]; nd.kind == nStr { // the most common case
-				// plainText, its cache hit in place.
-				e := &m.strCache[(uint64(nd.a)*31+uint64(nd.b))&(strCacheSize-1)]
-				if e.key == uint64(nd.a)<<32|uint64(nd.b)+1 {
-					if e.v == nil {
-						e.v = m.in[nd.a:nd.b]
-					}
-					q.Value = e.v
-					continue
-				}
-			}
-		}
-		q.Value = m.plainSlot(b, v, p.arg)
 	}
 	obj := b.takeObj()
 	obj.Props = b.usedProps(out, n)
