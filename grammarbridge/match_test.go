@@ -2,6 +2,7 @@ package grammarbridge
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"sort"
 	"strings"
@@ -279,14 +280,46 @@ func TestMatchConcurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Each goroutine keeps every result it got and checks them at the end:
+	// values come from chunks the matchers keep, and the start rule's
+	// first-byte table is made by whichever call comes first.
+	inputs := []string{"play Stand by Me by Ben E. King", "xylophone", "pause the music", "select songs"}
+	want := map[string][]string{}
+	for _, in := range inputs {
+		ms, err := g.Match(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			want[in] = append(want[in], Canonical(m.Value))
+		}
+	}
+	if len(want[inputs[0]]) != 2 || len(want["xylophone"]) != 0 {
+		t.Fatalf("reference results: %v", want)
+	}
 	done := make(chan string)
 	for i := 0; i < 8; i++ {
 		go func() {
 			var last string
+			type got struct {
+				in string
+				ms []Match
+			}
+			var all []got
 			for j := 0; j < 200; j++ {
-				ms, _ := g.Match("play Stand by Me by Ben E. King")
-				if len(ms) != 2 {
-					last = "wrong count"
+				in := inputs[(i+j)%len(inputs)]
+				ms, _ := g.Match(in)
+				all = append(all, got{in, ms})
+			}
+			for _, r := range all {
+				if len(r.ms) != len(want[r.in]) {
+					last = fmt.Sprintf("%q: %d results, want %d", r.in, len(r.ms), len(want[r.in]))
+					continue
+				}
+				for k, m := range r.ms {
+					if c := Canonical(m.Value); c != want[r.in][k] {
+						last = fmt.Sprintf("%q: result %d is now %s, want %s", r.in, k, c, want[r.in][k])
+					}
 				}
 			}
 			done <- last
