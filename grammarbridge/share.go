@@ -380,11 +380,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 					}
 					i++
 				}
-				if m.silent == 0 {
-					m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
-				}
-				m.step(c, a, i, e, noWild)
-				m.tn = n
+				m.beginStep(a, slot, c, i, e, n)
 				if m.err != nil {
 					return
 				}
