@@ -206,8 +206,7 @@ type matcher struct {
 	pairsDone   bool              // pairs is filled for this input
 	occ         occLists          // places of the searched tokens (occur.go)
 	pairs       [pairWords]uint64 // hashed set of lower's byte pairs (pairHash), for long searches
-	failTab     []failSlot        // set of failed states (memo.go), by generation
-	nfail       int               // its entries of this input
+	sm          succMemo          // parses found from states (succ.go)
 	succ        int               // successes so far: results recorded and outcomes collected
 	busyHits    int               // rules found busy (left recursion): failures then are not final
 	serial      int32             // last continuation serial
@@ -286,12 +285,6 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	} else if len(m.memo) > 0 {
 		clear(m.memo)
 	}
-	// Failed states of earlier inputs have an older generation; a big
-	// table is dropped.
-	if len(m.failTab) > maxFailKeep || m.gen == 1 {
-		m.failTab = nil
-	}
-	m.nfail = 0
 	m.succ, m.busyHits, m.serial = 0, 0, 0
 	if track {
 		m.expected = map[string]bool{}

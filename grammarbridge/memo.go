@@ -59,93 +59,39 @@ type outcome struct {
 	hasVal  bool
 }
 
-// failMemoAfter is the work after which failed states are remembered:
-// cheap matches do not pay for the map. Of the reference inputs only
-// code-editor's pass 512 (335 steps an input on average), and there few
-// states fail: from 512 to 4096, 3 % fewer instructions for 7 % more
-// steps. A search that would blow up still gets the memo, a few thousand
-// steps later (the work limit is 2^20).
-const failMemoAfter = 4096
-
-// failKey is a matcher state: continuation, alternative, part, input
-// position and the start of the open wildcard.
-type failKey struct {
+// stateKey is a matcher state: continuation, alternative, part, input
+// position and the start of the open wildcard (-1: none), the success
+// memo's key (succ.go).
+type stateKey struct {
 	serial, alt, part, pos, wstart int32
 }
 
 // stepMemo is step for states that many paths reach (after an optional
-// part, after a rule): a state already explored without success is not
-// explored again. Success never depends on the values captured so far, so
-// this changes no result; it is what keeps grammars with many optional
-// parts and wildcards from taking exponential time.
-//
-// Most matches stay below failMemoAfter: their calls go straight to step,
-// the rest is in a function of its own (which keeps this one's frame
-// small).
+// part, after a rule): once the work passed succMemoAfter, a state
+// already explored is not explored again (succ.go): what it found is
+// recorded again. This is what keeps grammars with many optional parts
+// and wildcards from taking exponential time. Most matches stay below
+// succMemoAfter: their calls go straight to step.
 func (m *matcher) stepMemo(c int32, a *calt, i int, pos int, w wild) {
-	if m.work < failMemoAfter {
+	if m.work < succMemoAfter {
 		m.step(c, a, i, pos, w)
 		return
 	}
-	m.stepFailMemo(c, a, i, pos, w)
+	m.stepSuccMemo(c, a, i, pos, w)
 }
 
-// stepFailMemo is stepMemo once the work passed failMemoAfter. Until a
-// state of this input has failed, the set is empty: the state's key and
-// hash are then made only if it fails (many states reached this late lead
-// to a result, on grammars with many results such as code-editor).
-func (m *matcher) stepFailMemo(c int32, a *calt, i int, pos int, w wild) {
-	if i == len(a.parts) && c == top || m.g.opts.naive {
-		m.step(c, a, i, pos, w)
-		return
-	}
-	if m.nfail > 0 {
-		key := m.failKeyOf(c, a, i, pos, w)
-		h := key.hash()
-		if m.hasFailed(key, h) {
-			return
-		}
-		succ, busy := m.succ, m.busyHits
-		m.step(c, a, i, pos, w)
-		if m.succ == succ && m.busyHits == busy && m.err == nil {
-			m.addFailed(key, h)
-		}
-		return
-	}
-	succ, busy := m.succ, m.busyHits
-	m.step(c, a, i, pos, w)
-	if m.succ == succ && m.busyHits == busy && m.err == nil {
-		// c is still on the continuation arena: the key is as before
-		// the step.
-		key := m.failKeyOf(c, a, i, pos, w)
-		m.addFailed(key, key.hash())
-	}
-}
-
-// failKeyOf returns the key of the state: part i of a at pos with w open,
+// stateKeyOf returns the key of the state: part i of a at pos with w open,
 // under continuation c.
-func (m *matcher) failKeyOf(c int32, a *calt, i int, pos int, w wild) failKey {
+func (m *matcher) stateKeyOf(c int32, a *calt, i int, pos int, w wild) stateKey {
 	var serial int32
 	if c != top {
 		serial = m.conts[c].serial
 	}
-	return failKey{serial, a.id, int32(i), int32(pos), int32(w.start)}
+	return stateKey{serial, a.id, int32(i), int32(pos), int32(w.start)}
 }
 
-// failSlot is a slot of the matcher's set of failed states: open
-// addressing with linear probing; a slot whose gen is not the input's
-// generation is empty, so the set needs no clearing between inputs.
-type failSlot struct {
-	key failKey
-	gen uint32
-}
-
-// maxFailKeep is the size above which the failed-state table is not kept
-// for the next input.
-const maxFailKeep = 1 << 12
-
-// hash mixes the fields of a failed state.
-func (k failKey) hash() uint {
+// hash mixes the fields of a state.
+func (k stateKey) hash() uint {
 	x := (uint64(uint32(k.serial)) | uint64(uint32(k.alt))<<32) * 0x9e3779b97f4a7c15
 	x ^= uint64(uint32(k.part)) | uint64(uint32(k.pos))<<32
 	x *= 0xc2b2ae3d27d4eb4f
@@ -153,46 +99,6 @@ func (k failKey) hash() uint {
 	x ^= x >> 29
 	x *= 0x94d049bb133111eb
 	return uint(x ^ x>>32)
-}
-
-// hasFailed reports whether state k (hash h) is in the failed set.
-func (m *matcher) hasFailed(k failKey, h uint) bool {
-	tab := m.failTab
-	if len(tab) == 0 {
-		return false
-	}
-	mask := uint(len(tab) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		s := &tab[i]
-		if s.gen != m.gen {
-			return false
-		}
-		if s.key == k {
-			return true
-		}
-	}
-}
-
-// addFailed adds state k (hash h, not in the set) to the failed set,
-// growing the table to keep it at most half full.
-func (m *matcher) addFailed(k failKey, h uint) {
-	if (m.nfail+1)*2 > len(m.failTab) {
-		old := m.failTab
-		m.failTab = make([]failSlot, max(64, 2*len(old)))
-		m.nfail = 0
-		for j := range old {
-			if s := &old[j]; s.gen == m.gen {
-				m.addFailed(s.key, s.key.hash())
-			}
-		}
-	}
-	mask := uint(len(m.failTab) - 1)
-	i := h & mask
-	for m.failTab[i].gen == m.gen {
-		i = (i + 1) & mask
-	}
-	m.failTab[i] = failSlot{key: k, gen: m.gen}
-	m.nfail++
 }
 
 func (m *matcher) nextSerial() int32 {

@@ -89,6 +89,7 @@ type result struct {
 // top-level object straight from its frame: a value already found gives
 // back the objects it took.
 func (m *matcher) record() {
+	m.keepTrail() // for the success memo (succ.go)
 	m.succ++
 	m.work += m.tn / 8 // building a value is work too
 	if m.g.recordHook != nil {

@@ -1,0 +1,225 @@
+package grammarbridge
+
+import (
+	"fmt"
+	"math"
+)
+
+// This file holds the success memo: the parses found from a state, kept
+// so that the next path that reaches the same state replays them instead
+// of searching again.
+//
+// A grammar with many optional parts and wildcards (code-editor) reaches
+// the same state — continuation, alternative, part, input position, no
+// wildcard open — by many paths: each way to split the text before it.
+// Every such path finds the same parses from there on, for their trail
+// events after the state depend on the state alone. The failure memo
+// (memo.go) already stops the search of a state that failed; this memo
+// also stops it for a state that succeeded: the trails of the parses
+// found from it are kept, and a later visit appends their parts after
+// the state to its own trail and records each. On code-editor's inputs
+// the search visits each such state 5 to 19 times (an input with 804
+// results: 6830 steps over 366 distinct states).
+//
+// What a state found is the run of parses recorded while it was
+// searched: a depth-first search records them one after another, so
+// the kept trails of a state are contiguous, and a replay, which records
+// too, keeps them contiguous for the states around it.
+
+// succMemoAfter is the work after which states with no wildcard open are
+// memoized: a match that stays below it pays nothing. Of the reference
+// inputs only code-editor's reach it.
+const succMemoAfter = 256
+
+// maxSuccKeep is the number of kept trail events above which the kept
+// trails are dropped after an input, not reused by the next; maxSuccTab
+// is the table size above which it is dropped.
+const (
+	maxSuccKeep = 1 << 14
+	maxSuccTab  = 1 << 12
+)
+
+// maxSuccTrails bounds the kept trail events of one input (32 MB): past
+// it, no more trails are kept and only failed states are memoized (a
+// replay needs every parse of its state kept).
+const maxSuccTrails = 1 << 20
+
+// succMemo is the matcher's success memo for the input under way.
+type succMemo struct {
+	gen    uint32 // matcher.gen of the input it holds
+	epoch  uint64 // its generation of the table's slots
+	trails []event
+	ends   []int32 // kept trail j is trails[start(j):ends[j]]
+	full   bool    // maxSuccTrails was reached: trails are no longer kept
+	tab    []succSlot
+	n      int // slots of this epoch in tab
+	// replayed counts the parses recorded by replays (for tests).
+	replayed int
+}
+
+// succSlot is a slot of the success memo's table (open addressing,
+// linear probing; a slot of an older epoch is empty).
+type succSlot struct {
+	key   stateKey
+	epoch uint64
+	// base is the trail's length when the state was reached; r0:r1 are
+	// the kept trails of the parses found from it (r0 == r1: it failed).
+	// wev is the index in those trails of the open wildcard's event, or
+	// -1: where each parse closed it.
+	base, r0, r1, wev int32
+}
+
+// startSuccMemo readies the memo for the input under way.
+func (m *matcher) startSuccMemo() {
+	sm := &m.sm
+	sm.gen = m.gen
+	sm.epoch++
+	sm.n, sm.full, sm.replayed = 0, false, 0
+	if cap(sm.trails) > maxSuccKeep {
+		sm.trails, sm.ends = nil, nil
+	}
+	sm.trails, sm.ends = sm.trails[:0], sm.ends[:0]
+	if len(sm.tab) > maxSuccTab {
+		sm.tab = nil
+	}
+}
+
+// keepTrail keeps the trail of the parse being recorded, when the memo
+// is in use for this input (record calls it first).
+func (m *matcher) keepTrail() {
+	sm := &m.sm
+	if sm.gen != m.gen || sm.full {
+		return
+	}
+	if len(sm.trails)+m.tn > maxSuccTrails {
+		sm.full = true
+		return
+	}
+	sm.trails = append(sm.trails, m.tbuf[:m.tn]...)
+	sm.ends = append(sm.ends, int32(len(sm.trails)))
+}
+
+// stepSuccMemo is stepMemo once the work passed succMemoAfter: a state
+// searched before is not searched again; the parses it found are
+// recorded again after this path's trail. With a wildcard open, the
+// state's search writes nothing in the trail before it but where the
+// wildcard ends (setWild): the replay writes that too.
+func (m *matcher) stepSuccMemo(c int32, a *calt, i int, pos int, w wild) {
+	if i == len(a.parts) && c == top || m.g.opts.naive || m.track {
+		m.step(c, a, i, pos, w)
+		return
+	}
+	sm := &m.sm
+	if sm.gen != m.gen {
+		m.startSuccMemo()
+	}
+	key := m.stateKeyOf(c, a, i, pos, w)
+	h := key.hash()
+	if s := sm.find(key, h); s >= 0 {
+		m.replay(sm.tab[s], w)
+		return
+	}
+	succ, busy, r0, base := m.succ, m.busyHits, len(sm.ends), m.tn
+	m.step(c, a, i, pos, w)
+	switch {
+	case m.err != nil || m.busyHits != busy:
+		// Stopped, or a rule found busy: what was found here is not all
+		// the state can find.
+	case m.succ == succ:
+		sm.add(key, h, base, r0, r0, -1)
+	case !sm.full && m.topDirected(c):
+		wev := -1
+		if w.start >= 0 {
+			wev = w.ev
+		}
+		sm.add(key, h, base, r0, len(sm.ends), wev)
+	}
+}
+
+// topDirected reports whether an alternative that completes under
+// continuation c completes a parse of the whole input, not an outcome
+// being collected (outcomes, collectShare): then everything its search
+// finds is recorded, and kept.
+func (m *matcher) topDirected(c int32) bool {
+	for c != top {
+		k := &m.conts[c]
+		if k.collect != 0 {
+			return false
+		}
+		c = k.parent
+	}
+	return true
+}
+
+// replay records again the parses of a memoized state: each kept
+// trail's events after the state's, after the trail as it is now.
+func (m *matcher) replay(s succSlot, w wild) {
+	n := m.tn
+	for j := s.r0; j < s.r1; j++ {
+		start := int32(0)
+		if j > 0 {
+			start = m.sm.ends[j-1]
+		}
+		if s.wev >= 0 {
+			src, ev := &m.sm.trails[start+s.wev], &m.tbuf[w.ev]
+			ev.a, ev.b = src.a, src.b
+		}
+		m.pushSeg(m.sm.trails[start+s.base : m.sm.ends[j]])
+		m.work++ // the step that found it
+		m.sm.replayed++
+		m.record()
+		m.tn = n
+		if m.work > m.limit {
+			if m.err == nil {
+				m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
+			}
+			m.limit = math.MinInt
+			return
+		}
+	}
+}
+
+// find returns the index of state k's slot (hash h), or -1.
+func (sm *succMemo) find(k stateKey, h uint) int {
+	tab := sm.tab
+	if len(tab) == 0 {
+		return -1
+	}
+	mask := uint(len(tab) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := &tab[i]
+		if s.epoch != sm.epoch {
+			return -1
+		}
+		if s.key == k {
+			return int(i)
+		}
+	}
+}
+
+// add adds state k (hash h, not in the table), growing the table to
+// keep it at most half full.
+func (sm *succMemo) add(k stateKey, h uint, base, r0, r1, wev int) {
+	if (sm.n+1)*2 > len(sm.tab) {
+		old := sm.tab
+		sm.tab = make([]succSlot, max(64, 2*len(old)))
+		sm.n = 0
+		for j := range old {
+			if s := &old[j]; s.epoch == sm.epoch {
+				sm.put(*s, s.key.hash())
+			}
+		}
+	}
+	sm.put(succSlot{key: k, epoch: sm.epoch, base: int32(base), r0: int32(r0), r1: int32(r1), wev: int32(wev)}, h)
+}
+
+// put stores slot s (hash h) in a free slot of the table.
+func (sm *succMemo) put(s succSlot, h uint) {
+	mask := uint(len(sm.tab) - 1)
+	i := h & mask
+	for sm.tab[i].epoch == sm.epoch {
+		i = (i + 1) & mask
+	}
+	sm.tab[i] = s
+	sm.n++
+}

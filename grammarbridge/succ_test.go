@@ -1,0 +1,83 @@
+package grammarbridge
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestEngineSuccSet checks the success memo's open-addressed table
+// against a map, across growth and inputs (epochs).
+func TestEngineSuccSet(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	r := rand.New(rand.NewPCG(3, 4))
+	for input := range 5 {
+		m := g.newMatcher("some input", false)
+		m.startSuccMemo()
+		sm := &m.sm
+		want := map[stateKey]int32{}
+		for range 3000 {
+			k := stateKey{int32(r.IntN(40)), int32(r.IntN(30)), int32(r.IntN(5)), int32(r.IntN(50)), int32(r.IntN(8)) - 1}
+			s := sm.find(k, k.hash())
+			r0, has := want[k]
+			if (s >= 0) != has || has && sm.tab[s].r0 != r0 {
+				t.Fatalf("input %d: %v: found %d, want %v (r0 %d)", input, k, s, has, r0)
+			}
+			if !has && r.IntN(2) == 0 {
+				r0 := r.IntN(1000)
+				sm.add(k, k.hash(), 1, r0, r0+1, -1)
+				want[k] = int32(r0)
+			}
+		}
+		if sm.n != len(want) {
+			t.Fatalf("input %d: %d entries, want %d", input, sm.n, len(want))
+		}
+		g.release(m)
+	}
+}
+
+// succGrammar has the shape that makes the search reach a state by many
+// paths: optional keywords between optional wildcards, each split of the
+// text before a state another path to it.
+const succGrammar = `
+<Start> = <Act> | <Other>;
+<Act> = (make | create) (a)? $(name:string) (with body)? $(body:string)?
+    (with doc)? $(doc:string)? (in | at)? $(file:<File>)? (near)? $(hint:string)?
+    -> { act: "make", name, body, doc, file, hint };
+<File> = (file | doc) $(f:string) (with)? $(g:string)? -> { f, g };
+<Other> = $(verb:string) (with | near) $(rest:string) -> { verb, rest };
+`
+
+// TestEngineSuccMemo checks that the parses replayed from memoized states
+// are those a full search finds (the naive search, which memoizes
+// nothing), on inputs whose search passes succMemoAfter and replays.
+func TestEngineSuccMemo(t *testing.T) {
+	fast := mustCompile(t, succGrammar, Options{})
+	slow := mustCompile(t, succGrammar, Options{naive: true, WorkLimit: 1 << 22})
+	words := strings.Fields("with body doc in at file near a x y z with with doc file")
+	r := rand.New(rand.NewPCG(7, 9))
+	replayed, opened := 0, 0
+	for range 300 {
+		n := 12 + r.IntN(20)
+		ws := []string{[]string{"make", "create"}[r.IntN(2)]}
+		for range n {
+			ws = append(ws, words[r.IntN(len(words))])
+		}
+		in := strings.Join(ws, " ")
+		if _, err := slow.Match(in); err != nil {
+			t.Fatalf("%q: the naive search: %v", in, err) // compareNaive would compare nothing
+		}
+		compareNaive(t, fast, slow, in)
+		m := fast.newMatcher(in, false)
+		m.run()
+		if m.work >= succMemoAfter {
+			opened++
+		}
+		replayed += m.sm.replayed
+		fast.release(m)
+	}
+	if opened < 30 || replayed == 0 {
+		t.Fatalf("%d of 300 inputs passed succMemoAfter, %d parses replayed: the test does not reach the memo", opened, replayed)
+	}
+	t.Logf("%d inputs past succMemoAfter, %d parses replayed", opened, replayed)
+}
