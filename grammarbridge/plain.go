@@ -17,8 +17,9 @@ import (
 // (matcher.plain).
 type plainBufs struct {
 	chunks
-	tmp   []any // the values of the ops of the value under way (plainOps)
-	first int32 // its first temporary slot
+	tmp   []any     // the values of the ops of the value under way (plainOps)
+	first int32     // its first temporary slot
+	top   []topSlot // the slots of the parse's top-level frame (topValue)
 }
 
 // chunks are the matcher's chunks: a value takes from the room after
@@ -324,6 +325,209 @@ func (m *matcher) plainArr(b *plainBufs, elems []vprop, fs []nval, bound uint64)
 				vh = hashNil
 			} else {
 				ev, vh = m.plainSlot(b, v, p.arg), v.h
+			}
+		}
+		arr[i] = ev
+		h = (h ^ vh) * hashPrime
+	}
+	return arr, mix64(h), st
+}
+
+// topSlot is a variable (or temporary slot) of a parse's top-level frame
+// as topValue writes it: its plain value, that value's hash and the stats
+// of what built it. An undefined value is nil with hash 0 (nil's hash is
+// hashNil).
+type topSlot struct {
+	v  any
+	h  uint64
+	st stats
+}
+
+// topValue writes the value of the parse on trail, whose one top-level
+// frame (at trail[0]) has a value computed by ops (avExpr, without the
+// evaluator), as a plain value, with its hash and stats, and returns the
+// index of that frame's end. It is buildFrame and plainOps in one pass:
+// a wildcard's text goes from its cache entry (boxed, hashed and measured
+// once per match) straight to the frame's slot as the plain value, and the
+// ops read the slots without looking at the arena. Nested rules' values
+// are built in the arena (buildFrame) and copied.
+func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
+	a := &m.g.vt.alts[trail[0].alt]
+	k := int(a.nslots) + 1 + int(a.ntemp)
+	if k > len(b.top) {
+		b.top = make([]topSlot, k+8)
+	}
+	ts := b.top[:k]
+	var bound uint64
+	i := 1
+	for ; i < len(trail); i++ {
+		ev := &trail[i]
+		switch ev.kind {
+		case evWild:
+			e := m.textEntry(ev.a, ev.b)
+			ts[ev.slot] = topSlot{e.v, e.h, mkStats(1, e.u16)}
+			bound |= slotBit(ev.slot)
+		case evNum:
+			ts[ev.slot] = topSlot{ev.num, hashValue(ev.num), mkStats(1, 0)}
+			bound |= slotBit(ev.slot)
+		case evBegin:
+			if c := &m.g.vt.alts[ev.alt]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
+				trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
+				// A rule that is one wildcard ("-> x"): no frame.
+				if ev.slot >= 0 {
+					w := &trail[i+1]
+					e := m.textEntry(w.a, w.b)
+					ts[ev.slot] = topSlot{e.v, e.h, mkStats(1, e.u16)}
+					bound |= slotBit(ev.slot)
+				}
+				i += 2
+				continue
+			}
+			// Another rule: built in the arena (from slot 1 of slotBuf:
+			// buildFrame defers a frame at base 0), then copied.
+			var v nval
+			v, i = m.buildFrame(trail, i, 1)
+			if ev.slot >= 0 {
+				s := topSlot{st: v.st}
+				if v.n != undefNode {
+					s.v, s.h = m.plainNode(b, v.n), v.h
+				}
+				ts[ev.slot] = s
+				bound |= slotBit(ev.slot)
+			}
+		case evEnd:
+			v, h, st := m.topOps(b, a.ops, ts, bound|1<<63)
+			return v, h, st, i
+		}
+	}
+	return nil, hashNil, 0, i // never: a trail's frames all end
+}
+
+// textEntry returns the cache entry of the input's text a:b with its
+// hash, UTF-16 length, arena node and boxed value made.
+func (m *matcher) textEntry(a, b int32) *strEntry {
+	e := &m.strCache[(uint64(a)*31+uint64(b))&(strCacheSize-1)]
+	if e.key == uint64(a)<<32|uint64(b)+1 && e.node != 0 && e.v != nil {
+		return e
+	}
+	return m.textEntrySlow(a, b)
+}
+
+// textEntrySlow is textEntry for a text not in the cache, or not boxed.
+func (m *matcher) textEntrySlow(a, b int32) *strEntry {
+	m.strVal(a, b)
+	e := m.strAt(a, b)
+	if e.v == nil {
+		e.v = m.in[a:b]
+	}
+	return e
+}
+
+// topOps runs the ops of a top-level frame's value over its slots ts,
+// whose bound variables are bound: plainOps on topSlots.
+func (m *matcher) topOps(b *plainBufs, ops []vop, ts []topSlot, bound uint64) (any, uint64, stats) {
+	last := len(ops) - 1
+	for i := range ops[:last] {
+		op := &ops[i]
+		s := &ts[op.dst]
+		if op.kind == vkObj {
+			s.v, s.h, s.st = m.topObj(b, op, ts, bound)
+		} else {
+			s.v, s.h, s.st = m.topArr(b, op.props, ts, bound)
+		}
+	}
+	if ops[last].kind == vkObj {
+		return m.topObj(b, &ops[last], ts, bound)
+	}
+	return m.topArr(b, ops[last].props, ts, bound)
+}
+
+// topObj writes an object literal's value from a top-level frame's slots
+// ts (plainObj), visiting only its properties that are literals or read a
+// bound variable.
+func (m *matcher) topObj(b *plainBufs, op *vop, ts []topSlot, bound uint64) (any, uint64, stats) {
+	if !op.masked {
+		return m.topObjLong(b, op, ts, bound)
+	}
+	present := op.always
+	for x := bound & op.vars; x != 0; x &= x - 1 {
+		present |= op.bySlot[bits.TrailingZeros64(x)]
+	}
+	props := op.props
+	out := b.takeProps(bits.OnesCount64(present))
+	sum, n := uint64(0), 0
+	var st stats
+	for ; present != 0; present &= present - 1 {
+		p := &props[bits.TrailingZeros64(present)]
+		if p.kind == vkLit { // its hash term is known
+			out[n] = Prop{p.name, p.lit}
+			sum += p.lsum
+			n++
+			continue
+		}
+		s := &ts[p.arg]
+		st += s.st
+		if s.h == 0 && s.v == nil { // JSON.stringify drops undefined properties
+			continue
+		}
+		out[n] = Prop{p.name, s.v}
+		sum += propHash(p.kmul, s.h)
+		n++
+	}
+	obj := b.takeObj()
+	obj.Props = b.usedProps(out, n)
+	return obj, mix64(objectSeed + sum), st
+}
+
+// topObjLong is topObj for an object of more than 64 properties: it
+// visits every property.
+func (m *matcher) topObjLong(b *plainBufs, op *vop, ts []topSlot, bound uint64) (any, uint64, stats) {
+	props := op.props
+	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
+	sum, n := uint64(0), 0
+	var st stats
+	for i := range props {
+		p := &props[i]
+		if p.kind == vkLit { // its hash term is known
+			out[n] = Prop{p.name, p.lit}
+			sum += p.lsum
+			n++
+			continue
+		}
+		if bound&p.bit == 0 { // undefined: JSON.stringify drops it
+			continue
+		}
+		s := &ts[p.arg]
+		st += s.st
+		if s.h == 0 && s.v == nil {
+			continue
+		}
+		out[n] = Prop{p.name, s.v}
+		sum += propHash(p.kmul, s.h)
+		n++
+	}
+	obj := b.takeObj()
+	obj.Props = b.usedProps(out, n)
+	return obj, mix64(objectSeed + sum), st
+}
+
+// topArr writes an array literal's value from a top-level frame's slots
+// ts (plainArr).
+func (m *matcher) topArr(b *plainBufs, elems []vprop, ts []topSlot, bound uint64) (any, uint64, stats) {
+	arr := b.takeElems(len(elems))
+	h := uint64(arraySeed)
+	var st stats
+	for i := range elems {
+		p := &elems[i]
+		var ev any
+		vh := hashNil // undefined is written as null
+		if p.kind == vkLit {
+			ev, vh = m.g.vt.lits[p.arg], m.g.vt.litHash[p.arg]
+		} else if bound&p.bit != 0 {
+			s := &ts[p.arg]
+			st += s.st
+			if s.h != 0 || s.v != nil {
+				ev, vh = s.v, s.h
 			}
 		}
 		arr[i] = ev

@@ -97,25 +97,21 @@ func (m *matcher) record() {
 	mark := len(m.nodes)
 	kmark, vmark := len(m.kids), len(m.vals)
 	trail := m.tbuf[:m.tn]
-	out, root := undefNval, 0
-	for i := 0; i < len(trail); i++ {
-		if trail[i].kind == evBegin {
-			root = i
-			out, i = m.buildFrame(trail, i, 0)
-		}
-	}
 	b := &m.plain
 	saved := b.chunks
 	var v any
-	st, h := out.st, out.h
-	switch out.n {
-	case deferNode:
-		a := &m.g.vt.alts[trail[root].alt]
-		v, h, st = m.plainOps(b, a, m.slotBuf[:a.nslots+1+a.ntemp], out.h)
-	case undefNode:
-		v, h = nil, hashNil
-	default:
-		v = m.plainNode(b, out.n)
+	var h uint64
+	var st stats
+	if len(trail) > 0 && trail[0].kind == evBegin && m.g.vt.alts[trail[0].alt].how == avExpr && !m.g.vt.alts[trail[0].alt].clear {
+		// The common case: one top-level frame, whose value is object
+		// and array literals.
+		var end int
+		if v, h, st, end = m.topValue(b, trail); end+1 < len(trail) {
+			b.chunks = saved
+			v, h, st = m.recordSlow(b, trail[end+1:])
+		}
+	} else {
+		v, h, st = m.recordSlow(b, trail)
 	}
 	i, free := m.findResult(v, h)
 	if i >= 0 {
@@ -133,6 +129,26 @@ func (m *matcher) record() {
 		return
 	}
 	m.addResult(result{v: v, st: st, order: m.work, hash: h}, free)
+}
+
+// recordSlow writes the value of the parse on trail (record) through
+// the arena: the value of its last top-level frame.
+func (m *matcher) recordSlow(b *plainBufs, trail []event) (any, uint64, stats) {
+	out, root := undefNval, 0
+	for i := 0; i < len(trail); i++ {
+		if trail[i].kind == evBegin {
+			root = i
+			out, i = m.buildFrame(trail, i, 0)
+		}
+	}
+	switch out.n {
+	case deferNode:
+		a := &m.g.vt.alts[trail[root].alt]
+		return m.plainOps(b, a, m.slotBuf[:a.nslots+1+a.ntemp], out.h)
+	case undefNode:
+		return nil, hashNil, out.st
+	}
+	return m.plainNode(b, out.n), out.h, out.st
 }
 
 // addResult adds a new result, and indexes it: in the index's entry
