@@ -364,7 +364,11 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 		ev := &trail[i]
 		switch ev.kind {
 		case evWild:
-			e := m.textEntry(ev.a, ev.b)
+			// textEntry, its cache hit in place.
+			e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]
+			if e.key != uint64(ev.a)<<32|uint64(ev.b)+1 || e.node == 0 || e.v == nil {
+				e = m.textEntrySlow(ev.a, ev.b)
+			}
 			ts[ev.slot] = topSlot{e.v, e.h, mkStats(1, e.u16)}
 			bound |= slotBit(ev.slot)
 		case evNum:
@@ -376,7 +380,10 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 				// A rule that is one wildcard ("-> x"): no frame.
 				if ev.slot >= 0 {
 					w := &trail[i+1]
-					e := m.textEntry(w.a, w.b)
+					e := &m.strCache[(uint64(w.a)*31+uint64(w.b))&(strCacheSize-1)]
+					if e.key != uint64(w.a)<<32|uint64(w.b)+1 || e.node == 0 || e.v == nil {
+						e = m.textEntrySlow(w.a, w.b)
+					}
 					ts[ev.slot] = topSlot{e.v, e.h, mkStats(1, e.u16)}
 					bound |= slotBit(ev.slot)
 				}
@@ -403,17 +410,9 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 	return nil, hashNil, 0, i // never: a trail's frames all end
 }
 
-// textEntry returns the cache entry of the input's text a:b with its
-// hash, UTF-16 length, arena node and boxed value made.
-func (m *matcher) textEntry(a, b int32) *strEntry {
-	e := &m.strCache[(uint64(a)*31+uint64(b))&(strCacheSize-1)]
-	if e.key == uint64(a)<<32|uint64(b)+1 && e.node != 0 && e.v != nil {
-		return e
-	}
-	return m.textEntrySlow(a, b)
-}
-
-// textEntrySlow is textEntry for a text not in the cache, or not boxed.
+// textEntrySlow returns the cache entry of the input's text a:b with its
+// hash, UTF-16 length, arena node and boxed value made, when it is not in
+// the cache or not boxed (topValue tests that in place).
 func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 	m.strVal(a, b)
 	e := m.strAt(a, b)
@@ -444,7 +443,10 @@ func (m *matcher) topOps(b *plainBufs, ops []vop, ts []topSlot, bound uint64) (a
 
 // topObj writes an object literal's value from a top-level frame's slots
 // ts (plainObj), visiting only its properties that are literals or read a
-// bound variable.
+// bound variable. Nothing else takes room while it writes, so the room it
+// does not use is given back by its length; the loop makes no call
+// (chunks are made by newProps and newObjs), which keeps its state in
+// registers.
 func (m *matcher) topObj(b *plainBufs, op *vop, ts []topSlot, bound uint64) (any, uint64, stats) {
 	if !op.masked {
 		return m.topObjLong(b, op, ts, bound)
@@ -454,7 +456,12 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts []topSlot, bound uint64) (any
 		present |= op.bySlot[bits.TrailingZeros64(x)]
 	}
 	props := op.props
-	out := b.takeProps(bits.OnesCount64(present))
+	start := len(b.props)
+	if cap(b.props)-start < len(props) && cap(b.props)-start < bits.OnesCount64(present) {
+		b.newProps(bits.OnesCount64(present))
+		start = 0
+	}
+	out := b.props[start:cap(b.props)]
 	sum, n := uint64(0), 0
 	var st stats
 	for ; present != 0; present &= present - 1 {
@@ -474,9 +481,28 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts []topSlot, bound uint64) (any
 		sum += propHash(p.kmul, s.h)
 		n++
 	}
-	obj := b.takeObj()
-	obj.Props = b.usedProps(out, n)
+	b.props = b.props[:start+n]
+	if len(b.objs) == cap(b.objs) {
+		b.newObjs()
+	}
+	b.objs = b.objs[:len(b.objs)+1]
+	obj := &b.objs[len(b.objs)-1]
+	obj.Props = out[:n:n]
 	return obj, mix64(objectSeed + sum), st
+}
+
+// newProps starts a chunk of properties with room for k.
+//
+//go:noinline
+func (b *plainBufs) newProps(k int) {
+	b.props = make([]Prop, 0, max(k, propChunk))
+}
+
+// newObjs starts a chunk of objects.
+//
+//go:noinline
+func (b *plainBufs) newObjs() {
+	b.objs = make([]Object, 0, objChunk)
 }
 
 // topObjLong is topObj for an object of more than 64 properties: it
