@@ -17,9 +17,9 @@ import (
 // (matcher.plain).
 type plainBufs struct {
 	chunks
-	tmp   []any     // the values of the ops of the value under way (plainOps)
-	first int32     // its first temporary slot
-	top   []topSlot // the slots of the parse's top-level frame (topValue)
+	tmp   []any              // the values of the ops of the value under way (plainOps)
+	first int32              // its first temporary slot
+	top   *[topSlots]topSlot // the slots of the parse's top-level frame (topValue)
 }
 
 // chunks are the matcher's chunks: a value takes from the room after
@@ -333,6 +333,11 @@ func (m *matcher) plainArr(b *plainBufs, elems []vprop, fs []nval, bound uint64)
 	return arr, mix64(h), st
 }
 
+// topSlots is the most slots (variables, last value and temporary slots)
+// of a frame whose value topValue writes: a fixed array indexed under a
+// mask needs no bounds check.
+const topSlots = 64
+
 // topSlot is a variable (or temporary slot) of a parse's top-level frame
 // as topValue writes it: its plain value, that value's hash and the stats
 // of what built it. An undefined value is nil with hash 0 (nil's hash is
@@ -353,11 +358,10 @@ type topSlot struct {
 // are built in the arena (buildFrame) and copied.
 func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
 	a := &m.g.vt.alts[trail[0].alt]
-	k := int(a.nslots) + 1 + int(a.ntemp)
-	if k > len(b.top) {
-		b.top = make([]topSlot, k+8)
+	if b.top == nil {
+		b.top = new([topSlots]topSlot)
 	}
-	ts := b.top[:k]
+	ts := b.top
 	var bound uint64
 	i := 1
 	for ; i < len(trail); i++ {
@@ -369,10 +373,10 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			if e.key != uint64(ev.a)<<32|uint64(ev.b)+1 || e.node == 0 || e.v == nil {
 				e = m.textEntrySlow(ev.a, ev.b)
 			}
-			ts[ev.slot] = topSlot{e.v, e.h, mkStats(1, e.u16)}
+			ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
 			bound |= slotBit(ev.slot)
 		case evNum:
-			ts[ev.slot] = topSlot{ev.num, hashValue(ev.num), mkStats(1, 0)}
+			ts[ev.slot&(topSlots-1)] = topSlot{ev.num, hashValue(ev.num), mkStats(1, 0)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
 			if c := &m.g.vt.alts[ev.alt]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
@@ -384,7 +388,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 					if e.key != uint64(w.a)<<32|uint64(w.b)+1 || e.node == 0 || e.v == nil {
 						e = m.textEntrySlow(w.a, w.b)
 					}
-					ts[ev.slot] = topSlot{e.v, e.h, mkStats(1, e.u16)}
+					ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
 					bound |= slotBit(ev.slot)
 				}
 				i += 2
@@ -399,11 +403,29 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 				if v.n != undefNode {
 					s.v, s.h = m.plainNode(b, v.n), v.h
 				}
-				ts[ev.slot] = s
+				ts[ev.slot&(topSlots-1)] = s
 				bound |= slotBit(ev.slot)
 			}
 		case evEnd:
-			v, h, st := m.topOps(b, a.ops, ts, bound|1<<63)
+			// The ops: nested literals into their temporary slots, the
+			// last one the value.
+			bound |= 1 << 63
+			ops := a.ops
+			last := len(ops) - 1
+			for j := range ops[:last] {
+				op := &ops[j]
+				s := &ts[op.dst&(topSlots-1)]
+				if op.kind == vkObj {
+					s.v, s.h, s.st = m.topObj(b, op, ts, bound)
+				} else {
+					s.v, s.h, s.st = m.topArr(b, op.props, ts, bound)
+				}
+			}
+			if ops[last].kind == vkObj {
+				v, h, st := m.topObj(b, &ops[last], ts, bound)
+				return v, h, st, i
+			}
+			v, h, st := m.topArr(b, ops[last].props, ts, bound)
 			return v, h, st, i
 		}
 	}
@@ -422,32 +444,13 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 	return e
 }
 
-// topOps runs the ops of a top-level frame's value over its slots ts,
-// whose bound variables are bound: plainOps on topSlots.
-func (m *matcher) topOps(b *plainBufs, ops []vop, ts []topSlot, bound uint64) (any, uint64, stats) {
-	last := len(ops) - 1
-	for i := range ops[:last] {
-		op := &ops[i]
-		s := &ts[op.dst]
-		if op.kind == vkObj {
-			s.v, s.h, s.st = m.topObj(b, op, ts, bound)
-		} else {
-			s.v, s.h, s.st = m.topArr(b, op.props, ts, bound)
-		}
-	}
-	if ops[last].kind == vkObj {
-		return m.topObj(b, &ops[last], ts, bound)
-	}
-	return m.topArr(b, ops[last].props, ts, bound)
-}
-
 // topObj writes an object literal's value from a top-level frame's slots
 // ts (plainObj), visiting only its properties that are literals or read a
 // bound variable. Nothing else takes room while it writes, so the room it
 // does not use is given back by its length; the loop makes no call
 // (chunks are made by newProps and newObjs), which keeps its state in
 // registers.
-func (m *matcher) topObj(b *plainBufs, op *vop, ts []topSlot, bound uint64) (any, uint64, stats) {
+func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
 	if !op.masked {
 		return m.topObjLong(b, op, ts, bound)
 	}
@@ -472,7 +475,7 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts []topSlot, bound uint64) (any
 			n++
 			continue
 		}
-		s := &ts[p.arg]
+		s := &ts[p.arg&(topSlots-1)]
 		st += s.st
 		if s.h == 0 && s.v == nil { // JSON.stringify drops undefined properties
 			continue
@@ -507,7 +510,7 @@ func (b *plainBufs) newObjs() {
 
 // topObjLong is topObj for an object of more than 64 properties: it
 // visits every property.
-func (m *matcher) topObjLong(b *plainBufs, op *vop, ts []topSlot, bound uint64) (any, uint64, stats) {
+func (m *matcher) topObjLong(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
 	props := op.props
 	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
 	sum, n := uint64(0), 0
@@ -523,7 +526,7 @@ func (m *matcher) topObjLong(b *plainBufs, op *vop, ts []topSlot, bound uint64) 
 		if bound&p.bit == 0 { // undefined: JSON.stringify drops it
 			continue
 		}
-		s := &ts[p.arg]
+		s := &ts[p.arg&(topSlots-1)]
 		st += s.st
 		if s.h == 0 && s.v == nil {
 			continue
@@ -539,7 +542,7 @@ func (m *matcher) topObjLong(b *plainBufs, op *vop, ts []topSlot, bound uint64) 
 
 // topArr writes an array literal's value from a top-level frame's slots
 // ts (plainArr).
-func (m *matcher) topArr(b *plainBufs, elems []vprop, ts []topSlot, bound uint64) (any, uint64, stats) {
+func (m *matcher) topArr(b *plainBufs, elems []vprop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
 	arr := b.takeElems(len(elems))
 	h := uint64(arraySeed)
 	var st stats
@@ -550,7 +553,7 @@ func (m *matcher) topArr(b *plainBufs, elems []vprop, ts []topSlot, bound uint64
 		if p.kind == vkLit {
 			ev, vh = m.g.vt.lits[p.arg], m.g.vt.litHash[p.arg]
 		} else if bound&p.bit != 0 {
-			s := &ts[p.arg]
+			s := &ts[p.arg&(topSlots-1)]
 			st += s.st
 			if s.h != 0 || s.v != nil {
 				ev, vh = s.v, s.h

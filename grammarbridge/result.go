@@ -102,7 +102,7 @@ func (m *matcher) record() {
 	var v any
 	var h uint64
 	var st stats
-	if len(trail) > 0 && trail[0].kind == evBegin && m.g.vt.alts[trail[0].alt].how == avExpr && !m.g.vt.alts[trail[0].alt].clear {
+	if len(trail) > 0 && trail[0].kind == evBegin && m.g.vt.alts[trail[0].alt].top {
 		// The common case: one top-level frame, whose value is object
 		// and array literals.
 		var end int

@@ -17,7 +17,7 @@ func checkTop(t *testing.T, count *int) func(*matcher) {
 		if len(trail) == 0 || trail[0].kind != evBegin {
 			return
 		}
-		if a := &m.g.vt.alts[trail[0].alt]; a.how != avExpr || a.clear {
+		if !m.g.vt.alts[trail[0].alt].top {
 			return
 		}
 		*count++
