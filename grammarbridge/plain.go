@@ -379,8 +379,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			ts[ev.slot&(topSlots-1)] = topSlot{ev.num, hashValue(ev.num), mkStats(1, 0)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
-			if c := &m.g.vt.alts[ev.alt]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
-				trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
+			if m.g.vt.alts[ev.alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
 				// A rule that is one wildcard ("-> x"): no frame.
 				if ev.slot >= 0 {
 					w := &trail[i+1]
@@ -434,10 +433,15 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 
 // textEntrySlow returns the cache entry of the input's text a:b with its
 // hash, UTF-16 length, arena node and boxed value made, when it is not in
-// the cache or not boxed (topValue tests that in place).
+// the cache or not boxed (topValue tests that in place): strVal and
+// plainText in one.
 func (m *matcher) textEntrySlow(a, b int32) *strEntry {
-	m.strVal(a, b)
 	e := m.strAt(a, b)
+	if e.node == 0 {
+		s := m.in[a:b]
+		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+		e.node = m.newNode(node{kind: nStr, a: a, b: b})
+	}
 	if e.v == nil {
 		e.v = m.in[a:b]
 	}
