@@ -20,6 +20,29 @@ type plainBufs struct {
 	tmp   []any              // the values of the ops of the value under way (plainOps)
 	first int32              // its first temporary slot
 	top   *[topSlots]topSlot // the slots of the parse's top-level frame (topValue)
+	gen   uint32             // chunks of objects, properties and elements made
+}
+
+// chunkMark is where the room of the value under way begins in the
+// chunks (mark), so that a duplicate gives it back (release). It is the
+// lengths and the number of chunks made, not the chunks themselves: a
+// copy of those is 12 words for every parse.
+type chunkMark struct {
+	objs, props, elems int32
+	gen                uint32
+}
+
+// mark returns where the room of the next value begins.
+func (b *plainBufs) mark() chunkMark {
+	return chunkMark{int32(len(b.objs)), int32(len(b.props)), int32(len(b.elems)), b.gen}
+}
+
+// release gives back the room taken since k, when no chunk was made
+// since (then the little room taken stays taken).
+func (b *plainBufs) release(k chunkMark) {
+	if b.gen == k.gen {
+		b.objs, b.props, b.elems = b.objs[:k.objs], b.props[:k.props], b.elems[:k.elems]
+	}
 }
 
 // chunks are the matcher's chunks: a value takes from the room after
@@ -73,6 +96,7 @@ const deferNode int32 = math.MinInt32
 func (b *plainBufs) takeObj() *Object {
 	if len(b.objs) == cap(b.objs) {
 		b.objs = make([]Object, 0, objChunk)
+		b.gen++
 	}
 	b.objs = b.objs[:len(b.objs)+1]
 	return &b.objs[len(b.objs)-1]
@@ -82,6 +106,7 @@ func (b *plainBufs) takeObj() *Object {
 func (b *plainBufs) takeProps(k int) []Prop {
 	if cap(b.props)-len(b.props) < k {
 		b.props = make([]Prop, 0, max(k, propChunk))
+		b.gen++
 	}
 	s := len(b.props)
 	b.props = b.props[:s+k]
@@ -102,6 +127,7 @@ func (b *plainBufs) usedProps(ps []Prop, n int) []Prop {
 func (b *plainBufs) takeElems(k int) []any {
 	if cap(b.elems)-len(b.elems) < k {
 		b.elems = make([]any, 0, max(k, elemChunk))
+		b.gen++
 	}
 	s := len(b.elems)
 	b.elems = b.elems[:s+k]
@@ -503,6 +529,7 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 //go:noinline
 func (b *plainBufs) newProps(k int) {
 	b.props = make([]Prop, 0, max(k, propChunk))
+	b.gen++
 }
 
 // newObjs starts a chunk of objects.
@@ -510,6 +537,7 @@ func (b *plainBufs) newProps(k int) {
 //go:noinline
 func (b *plainBufs) newObjs() {
 	b.objs = make([]Object, 0, objChunk)
+	b.gen++
 }
 
 // topObjLong is topObj for an object of more than 64 properties: it

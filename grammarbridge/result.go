@@ -98,7 +98,7 @@ func (m *matcher) record() {
 	kmark, vmark := len(m.kids), len(m.vals)
 	trail := m.tbuf[:m.tn]
 	b := &m.plain
-	saved := b.chunks
+	saved := b.mark()
 	var v any
 	var h uint64
 	var st stats
@@ -107,7 +107,7 @@ func (m *matcher) record() {
 		// and array literals.
 		var end int
 		if v, h, st, end = m.topValue(b, trail); end+1 < len(trail) {
-			b.chunks = saved
+			b.release(saved)
 			v, h, st = m.recordSlow(b, trail[end+1:])
 		}
 	} else {
@@ -115,7 +115,7 @@ func (m *matcher) record() {
 	}
 	i, free := m.findResult(v, h)
 	if i >= 0 {
-		b.chunks = saved // give back what the value took
+		b.release(saved) // give back what the value took
 		if better(st, m.results[i].st) {
 			m.results[i].st = st
 			m.results[i].order = m.work
