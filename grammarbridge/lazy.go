@@ -360,6 +360,7 @@ func (m *matcher) resetArena() {
 	m.vals = m.vals[:0]
 	if m.strCache == nil {
 		m.strCache = new([strCacheSize]strEntry)
+		m.plain.top = new([topSlots]topSlot)
 	}
 	m.clearStrCache()
 }

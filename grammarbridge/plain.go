@@ -384,10 +384,7 @@ type topSlot struct {
 // are built in the arena (buildFrame) and copied.
 func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
 	a := &m.g.vt.alts[trail[0].alt]
-	if b.top == nil {
-		b.top = new([topSlots]topSlot)
-	}
-	ts := b.top
+	ts := b.top // made by resetArena
 	var bound uint64
 	i := 1
 	for ; i < len(trail); i++ {
