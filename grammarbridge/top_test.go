@@ -104,3 +104,50 @@ func TestTopValues(t *testing.T) {
 	}
 	t.Logf("%d parses checked", n)
 }
+
+// TestRecordLastFrame checks record on a trail of two top-level frames
+// (the value is the last one's): topValue writes the first, and record
+// gives its room back and builds the second through the arena.
+func TestRecordLastFrame(t *testing.T) {
+	g := mustCompile(t, `<Start> = go $(x:wildcard) -> { a: x, b: [x] };`, Options{})
+	var a *calt
+	for _, c := range g.alts {
+		if _, ok := c.vars["x"]; ok {
+			a = c
+		}
+	}
+	if a == nil || !g.vt.alts[a.id].top {
+		t.Fatal("no alternative whose value topValue writes")
+	}
+	m := g.newMatcher("go red blue", false)
+	defer g.release(m)
+	slot := int32(a.vars["x"])
+	m.tbuf = []event{
+		{kind: evBegin, slot: -1, alt: a.id}, {kind: evWild, slot: slot, a: 3, b: 6}, {kind: evEnd},
+		{kind: evBegin, slot: -1, alt: a.id}, {kind: evWild, slot: slot, a: 7, b: 11}, {kind: evEnd},
+	}
+	m.tn = len(m.tbuf)
+	// Chunks with room, so that nothing taken below makes one (room
+	// taken when a chunk is made is not given back).
+	b := &m.plain
+	b.objs, b.props, b.elems = make([]Object, 0, 8), make([]Prop, 0, 8), make([]any, 0, 8)
+	objs, props := len(b.objs), len(b.props)
+	m.record()
+	if len(m.results) != 1 {
+		t.Fatalf("%d results", len(m.results))
+	}
+	r := m.results[0]
+	if got, want := Canonical(r.v), `{"a":"blue","b":["blue"]}`; got != want {
+		t.Errorf("value %s, want %s", got, want)
+	}
+	if r.hash != hashValue(r.v) || r.st != mkStats(2, 8) {
+		t.Errorf("hash %x (want %x), stats %x", r.hash, hashValue(r.v), r.st)
+	}
+	// The first frame's object and properties were given back.
+	if n := len(b.objs); n != objs+1 {
+		t.Errorf("%d objects taken, want 1", n-objs)
+	}
+	if n := len(b.props); n != props+2 {
+		t.Errorf("%d properties taken, want 2", n-props)
+	}
+}
