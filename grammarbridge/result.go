@@ -271,28 +271,47 @@ type rankKey uint64
 // which they were found.
 func (m *matcher) rankKeys() []rankKey {
 	rs := m.results
-	keys := m.keys[:0]
+	if cap(m.keys) < len(rs) {
+		m.keys = make([]rankKey, len(rs))
+	}
+	keys := m.keys[:len(rs)]
+	m.keys = keys
 	if len(rs) <= 1 {
-		keys = append(keys, 0)[:len(rs)]
-		m.keys = keys
+		if len(rs) == 1 {
+			keys[0] = 0
+		}
 		return keys
 	}
 	// Results are found in order unless a duplicate ranked better later
 	// (and took a later order), and their counts are small: then a key
 	// is a short rank above the index, and one integer sort sorts them.
+	// The bits the keys do not all share are gathered on the way, for
+	// the radix sort.
+	rs = rs[:len(keys)]
 	prev := -1
-	for i := range rs {
+	and, or := ^rankKey(0), rankKey(0)
+	for i := range keys {
 		r := &rs[i]
-		if r.order <= prev || uint32(r.st.values()) >= 1<<15 || uint32(r.st.wildChars()) >= 1<<16 {
+		if r.order <= prev || r.st&bigCounts != 0 {
 			return m.rankKeysSlow()
 		}
 		prev = r.order
-		keys = append(keys, rankKey(r.st.shortKey()<<32|uint64(i)))
+		k := rankKey(r.st.shortKey()<<32 | uint64(i))
+		keys[i] = k
+		and &= k
+		or |= k
 	}
-	sortKeys(keys)
-	m.keys = keys
+	if len(keys) >= radixKeys {
+		radixSortBits(keys, keys[len(keys):cap(keys)], and^or)
+	} else {
+		sortKeys(keys)
+	}
 	return keys
 }
+
+// bigCounts are the bits of stats that shortKey has no room for: values
+// from 2^15, wildcard characters from 2^16.
+const bigCounts = stats(1<<32-1<<15) | stats(1<<32-1<<16)<<32
 
 // rankKeysSlow is rankKeys for results out of order or with large counts.
 func (m *matcher) rankKeysSlow() []rankKey {
@@ -347,13 +366,20 @@ func radixSort(keys []rankKey) {
 		or |= k
 	}
 	// The index's entries after the keys (at least as many) are free.
-	src, dst := keys, keys[len(keys):cap(keys)]
+	radixSortBits(keys, keys[len(keys):cap(keys)], and^or)
+}
+
+// radixSortBits is radixSort for keys that differ only in the bits diff,
+// with scratch as room it may use (it makes its own when that is too
+// little).
+func radixSortBits(keys, scratch []rankKey, diff rankKey) {
+	src, dst := keys, scratch
 	if len(dst) < len(keys) {
 		dst = make([]rankKey, len(keys))
 	}
 	dst = dst[:len(keys)]
 	for shift := 32; shift < 64; shift += 8 {
-		if (and^or)>>shift&0xff == 0 {
+		if diff>>shift&0xff == 0 {
 			continue
 		}
 		var count [256]int32
