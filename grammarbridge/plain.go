@@ -491,15 +491,16 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 		b.newProps(bits.OnesCount64(present))
 		start = 0
 	}
-	out := b.props[start:cap(b.props)]
-	sum, n := uint64(0), 0
+	ps := b.props[:cap(b.props)]
+	j := start
+	var sum uint64
 	var st stats
 	for ; present != 0; present &= present - 1 {
 		p := &props[bits.TrailingZeros64(present)]
 		if p.kind == vkLit { // its hash term is known
-			out[n] = Prop{p.name, p.lit}
+			ps[j] = Prop{p.name, p.lit}
 			sum += p.lsum
-			n++
+			j++
 			continue
 		}
 		s := &ts[p.arg&(topSlots-1)]
@@ -507,17 +508,17 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 		if s.h == 0 && s.v == nil { // JSON.stringify drops undefined properties
 			continue
 		}
-		out[n] = Prop{p.name, s.v}
+		ps[j] = Prop{p.name, s.v}
 		sum += propHash(p.kmul, s.h)
-		n++
+		j++
 	}
-	b.props = b.props[:start+n]
+	b.props = ps[:j]
 	if len(b.objs) == cap(b.objs) {
 		b.newObjs()
 	}
 	b.objs = b.objs[:len(b.objs)+1]
 	obj := &b.objs[len(b.objs)-1]
-	obj.Props = out[:n:n]
+	obj.Props = ps[start:j:j]
 	return obj, mix64(objectSeed + sum), st
 }
 
