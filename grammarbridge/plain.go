@@ -383,7 +383,8 @@ type topSlot struct {
 // ops read the slots without looking at the arena. Nested rules' values
 // are built in the arena (buildFrame) and copied.
 func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
-	a := &m.g.vt.alts[trail[0].alt]
+	alts := m.g.vt.alts
+	a := &alts[trail[0].alt]
 	ts := b.top // made by resetArena
 	var bound uint64
 	i := 1
@@ -402,7 +403,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			ts[ev.slot&(topSlots-1)] = topSlot{ev.num, hashValue(ev.num), mkStats(1, 0)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
-			if m.g.vt.alts[ev.alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
+			if alts[ev.alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
 				// A rule that is one wildcard ("-> x"): no frame.
 				if ev.slot >= 0 {
 					w := &trail[i+1]
@@ -411,6 +412,16 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 						e = m.textEntrySlow(w.a, w.b)
 					}
 					ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
+					bound |= slotBit(ev.slot)
+				}
+				i += 2
+				continue
+			}
+			if alts[ev.alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evNum && trail[i+2].kind == evEnd {
+				// A rule that is one number ("-> n"): no frame either.
+				if ev.slot >= 0 {
+					num := trail[i+1].num
+					ts[ev.slot&(topSlots-1)] = topSlot{num, hashValue(num), mkStats(1, 0)}
 					bound |= slotBit(ev.slot)
 				}
 				i += 2
