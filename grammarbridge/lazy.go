@@ -88,6 +88,8 @@ type altVal struct {
 	slot   int32 // avVar
 	ntemp  int32 // avExpr: temporary slots its ops use, after the last value
 	clear  bool  // its frame's variables are cleared, not tracked (buildFrame)
+	top    bool  // as a parse's top-level frame, its value is written by topValue
+	oneVar bool  // its value is its only variable ("-> x")
 	v      nval  // avConst
 	ops    []vop // avExpr: the last one builds the value
 	alt    *calt // avEval
@@ -158,6 +160,8 @@ func (g *Grammar) compileValues() {
 			}
 		}
 		av.clear = av.nslots >= 63 || av.how == avEval
+		av.top = av.how == avExpr && !av.clear && av.nslots+1+av.ntemp <= topSlots
+		av.oneVar = av.how == avVar && av.nslots == 1
 		t.alts[i] = av
 	}
 	t.keyIndex, t.slab = nil, nil
@@ -356,6 +360,7 @@ func (m *matcher) resetArena() {
 	m.vals = m.vals[:0]
 	if m.strCache == nil {
 		m.strCache = new([strCacheSize]strEntry)
+		m.plain.top = new([topSlots]topSlot)
 	}
 	m.clearStrCache()
 }

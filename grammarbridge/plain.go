@@ -17,8 +17,32 @@ import (
 // (matcher.plain).
 type plainBufs struct {
 	chunks
-	tmp   []any // the values of the ops of the value under way (plainOps)
-	first int32 // its first temporary slot
+	tmp   []any              // the values of the ops of the value under way (plainOps)
+	first int32              // its first temporary slot
+	top   *[topSlots]topSlot // the slots of the parse's top-level frame (topValue)
+	gen   uint32             // chunks of objects, properties and elements made
+}
+
+// chunkMark is where the room of the value under way begins in the
+// chunks (mark), so that a duplicate gives it back (release). It is the
+// lengths and the number of chunks made, not the chunks themselves: a
+// copy of those is 12 words for every parse.
+type chunkMark struct {
+	objs, props, elems int32
+	gen                uint32
+}
+
+// mark returns where the room of the next value begins.
+func (b *plainBufs) mark() chunkMark {
+	return chunkMark{int32(len(b.objs)), int32(len(b.props)), int32(len(b.elems)), b.gen}
+}
+
+// release gives back the room taken since k, when no chunk was made
+// since (then the little room taken stays taken).
+func (b *plainBufs) release(k chunkMark) {
+	if b.gen == k.gen {
+		b.objs, b.props, b.elems = b.objs[:k.objs], b.props[:k.props], b.elems[:k.elems]
+	}
 }
 
 // chunks are the matcher's chunks: a value takes from the room after
@@ -72,6 +96,7 @@ const deferNode int32 = math.MinInt32
 func (b *plainBufs) takeObj() *Object {
 	if len(b.objs) == cap(b.objs) {
 		b.objs = make([]Object, 0, objChunk)
+		b.gen++
 	}
 	b.objs = b.objs[:len(b.objs)+1]
 	return &b.objs[len(b.objs)-1]
@@ -81,6 +106,7 @@ func (b *plainBufs) takeObj() *Object {
 func (b *plainBufs) takeProps(k int) []Prop {
 	if cap(b.props)-len(b.props) < k {
 		b.props = make([]Prop, 0, max(k, propChunk))
+		b.gen++
 	}
 	s := len(b.props)
 	b.props = b.props[:s+k]
@@ -101,6 +127,7 @@ func (b *plainBufs) usedProps(ps []Prop, n int) []Prop {
 func (b *plainBufs) takeElems(k int) []any {
 	if cap(b.elems)-len(b.elems) < k {
 		b.elems = make([]any, 0, max(k, elemChunk))
+		b.gen++
 	}
 	s := len(b.elems)
 	b.elems = b.elems[:s+k]
@@ -324,6 +351,253 @@ func (m *matcher) plainArr(b *plainBufs, elems []vprop, fs []nval, bound uint64)
 				vh = hashNil
 			} else {
 				ev, vh = m.plainSlot(b, v, p.arg), v.h
+			}
+		}
+		arr[i] = ev
+		h = (h ^ vh) * hashPrime
+	}
+	return arr, mix64(h), st
+}
+
+// topSlots is the most slots (variables, last value and temporary slots)
+// of a frame whose value topValue writes: a fixed array indexed under a
+// mask needs no bounds check.
+const topSlots = 64
+
+// topSlot is a variable (or temporary slot) of a parse's top-level frame
+// as topValue writes it: its plain value, that value's hash and the stats
+// of what built it. An undefined value is nil with hash 0 (nil's hash is
+// hashNil).
+type topSlot struct {
+	v  any
+	h  uint64
+	st stats
+}
+
+// topValue writes the value of the parse on trail, whose one top-level
+// frame (at trail[0]) has a value computed by ops (avExpr, without the
+// evaluator), as a plain value, with its hash and stats, and returns the
+// index of that frame's end. It is buildFrame and plainOps in one pass:
+// a wildcard's text goes from its cache entry (boxed, hashed and measured
+// once per match) straight to the frame's slot as the plain value, and the
+// ops read the slots without looking at the arena. Nested rules' values
+// are built in the arena (buildFrame) and copied.
+func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
+	alts := m.g.vt.alts
+	a := &alts[trail[0].alt]
+	ts := b.top // made by resetArena
+	var bound uint64
+	i := 1
+	for ; i < len(trail); i++ {
+		ev := &trail[i]
+		switch ev.kind {
+		case evWild:
+			// textEntry, its cache hit in place.
+			e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]
+			if e.key != uint64(ev.a)<<32|uint64(ev.b)+1 || e.node == 0 || e.v == nil {
+				e = m.textEntrySlow(ev.a, ev.b)
+			}
+			ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
+			bound |= slotBit(ev.slot)
+		case evNum:
+			ts[ev.slot&(topSlots-1)] = topSlot{ev.num, hashValue(ev.num), mkStats(1, 0)}
+			bound |= slotBit(ev.slot)
+		case evBegin:
+			if alts[ev.alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
+				// A rule that is one wildcard ("-> x"): no frame.
+				if ev.slot >= 0 {
+					w := &trail[i+1]
+					e := &m.strCache[(uint64(w.a)*31+uint64(w.b))&(strCacheSize-1)]
+					if e.key != uint64(w.a)<<32|uint64(w.b)+1 || e.node == 0 || e.v == nil {
+						e = m.textEntrySlow(w.a, w.b)
+					}
+					ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
+					bound |= slotBit(ev.slot)
+				}
+				i += 2
+				continue
+			}
+			if alts[ev.alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evNum && trail[i+2].kind == evEnd {
+				// A rule that is one number ("-> n"): no frame either.
+				if ev.slot >= 0 {
+					num := trail[i+1].num
+					ts[ev.slot&(topSlots-1)] = topSlot{num, hashValue(num), mkStats(1, 0)}
+					bound |= slotBit(ev.slot)
+				}
+				i += 2
+				continue
+			}
+			// Another rule: built in the arena (from slot 1 of slotBuf:
+			// buildFrame defers a frame at base 0), then copied.
+			var v nval
+			v, i = m.buildFrame(trail, i, 1)
+			if ev.slot >= 0 {
+				s := topSlot{st: v.st}
+				if v.n != undefNode {
+					s.v, s.h = m.plainNode(b, v.n), v.h
+				}
+				ts[ev.slot&(topSlots-1)] = s
+				bound |= slotBit(ev.slot)
+			}
+		case evEnd:
+			// The ops: nested literals into their temporary slots, the
+			// last one the value.
+			bound |= 1 << 63
+			ops := a.ops
+			last := len(ops) - 1
+			for j := range ops[:last] {
+				op := &ops[j]
+				s := &ts[op.dst&(topSlots-1)]
+				if op.kind == vkObj {
+					s.v, s.h, s.st = m.topObj(b, op, ts, bound)
+				} else {
+					s.v, s.h, s.st = m.topArr(b, op.props, ts, bound)
+				}
+			}
+			if ops[last].kind == vkObj {
+				v, h, st := m.topObj(b, &ops[last], ts, bound)
+				return v, h, st, i
+			}
+			v, h, st := m.topArr(b, ops[last].props, ts, bound)
+			return v, h, st, i
+		}
+	}
+	return nil, hashNil, 0, i // never: a trail's frames all end
+}
+
+// textEntrySlow returns the cache entry of the input's text a:b with its
+// hash, UTF-16 length, arena node and boxed value made, when it is not in
+// the cache or not boxed (topValue tests that in place): strVal and
+// plainText in one.
+func (m *matcher) textEntrySlow(a, b int32) *strEntry {
+	e := m.strAt(a, b)
+	if e.node == 0 {
+		s := m.in[a:b]
+		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+		e.node = m.newNode(node{kind: nStr, a: a, b: b})
+	}
+	if e.v == nil {
+		e.v = m.in[a:b]
+	}
+	return e
+}
+
+// topObj writes an object literal's value from a top-level frame's slots
+// ts (plainObj), visiting only its properties that are literals or read a
+// bound variable. Nothing else takes room while it writes, so the room it
+// does not use is given back by its length; the loop makes no call
+// (chunks are made by newProps and newObjs), which keeps its state in
+// registers.
+func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
+	if !op.masked {
+		return m.topObjLong(b, op, ts, bound)
+	}
+	present := op.always
+	for x := bound & op.vars; x != 0; x &= x - 1 {
+		present |= op.bySlot[bits.TrailingZeros64(x)]
+	}
+	props := op.props
+	start := len(b.props)
+	if cap(b.props)-start < len(props) && cap(b.props)-start < bits.OnesCount64(present) {
+		b.newProps(bits.OnesCount64(present))
+		start = 0
+	}
+	ps := b.props[:cap(b.props)]
+	j := start
+	var sum uint64
+	var st stats
+	for ; present != 0; present &= present - 1 {
+		p := &props[bits.TrailingZeros64(present)]
+		if p.kind == vkLit { // its hash term is known
+			ps[j] = Prop{p.name, p.lit}
+			sum += p.lsum
+			j++
+			continue
+		}
+		s := &ts[p.arg&(topSlots-1)]
+		st += s.st
+		if s.h == 0 && s.v == nil { // JSON.stringify drops undefined properties
+			continue
+		}
+		ps[j] = Prop{p.name, s.v}
+		sum += propHash(p.kmul, s.h)
+		j++
+	}
+	b.props = ps[:j]
+	if len(b.objs) == cap(b.objs) {
+		b.newObjs()
+	}
+	b.objs = b.objs[:len(b.objs)+1]
+	obj := &b.objs[len(b.objs)-1]
+	obj.Props = ps[start:j:j]
+	return obj, mix64(objectSeed + sum), st
+}
+
+// newProps starts a chunk of properties with room for k.
+//
+//go:noinline
+func (b *plainBufs) newProps(k int) {
+	b.props = make([]Prop, 0, max(k, propChunk))
+	b.gen++
+}
+
+// newObjs starts a chunk of objects.
+//
+//go:noinline
+func (b *plainBufs) newObjs() {
+	b.objs = make([]Object, 0, objChunk)
+	b.gen++
+}
+
+// topObjLong is topObj for an object of more than 64 properties: it
+// visits every property.
+func (m *matcher) topObjLong(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
+	props := op.props
+	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
+	sum, n := uint64(0), 0
+	var st stats
+	for i := range props {
+		p := &props[i]
+		if p.kind == vkLit { // its hash term is known
+			out[n] = Prop{p.name, p.lit}
+			sum += p.lsum
+			n++
+			continue
+		}
+		if bound&p.bit == 0 { // undefined: JSON.stringify drops it
+			continue
+		}
+		s := &ts[p.arg&(topSlots-1)]
+		st += s.st
+		if s.h == 0 && s.v == nil {
+			continue
+		}
+		out[n] = Prop{p.name, s.v}
+		sum += propHash(p.kmul, s.h)
+		n++
+	}
+	obj := b.takeObj()
+	obj.Props = b.usedProps(out, n)
+	return obj, mix64(objectSeed + sum), st
+}
+
+// topArr writes an array literal's value from a top-level frame's slots
+// ts (plainArr).
+func (m *matcher) topArr(b *plainBufs, elems []vprop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
+	arr := b.takeElems(len(elems))
+	h := uint64(arraySeed)
+	var st stats
+	for i := range elems {
+		p := &elems[i]
+		var ev any
+		vh := hashNil // undefined is written as null
+		if p.kind == vkLit {
+			ev, vh = m.g.vt.lits[p.arg], m.g.vt.litHash[p.arg]
+		} else if bound&p.bit != 0 {
+			s := &ts[p.arg&(topSlots-1)]
+			st += s.st
+			if s.h != 0 || s.v != nil {
+				ev, vh = s.v, s.h
 			}
 		}
 		arr[i] = ev

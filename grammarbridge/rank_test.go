@@ -92,8 +92,8 @@ func TestRankKeysSlow(t *testing.T) {
 	}
 }
 
-// TestResultIndex checks findResult, scanning and then by the index, on
-// results whose hashes collide: all of them, or all but the high half.
+// TestResultIndex checks insertResult, scanning and then by the index,
+// on results whose hashes collide: all of them, or all but the high half.
 func TestResultIndex(t *testing.T) {
 	in := strings.Repeat("abcdefghij", 40)
 	for _, hash := range []func(i int) uint64{
@@ -107,24 +107,21 @@ func TestResultIndex(t *testing.T) {
 		// Results are the texts in[i:i+10], of which only ten differ.
 		for i := range 300 {
 			n := m.mat(m.newNode(node{kind: nStr, a: int32(i), b: int32(i + 10)}))
-			h := hash(i % 10)
-			if j, _ := m.findResult(n, h); i < 10 && j != -1 || i >= 10 && j != i%10 {
+			if j := m.insertResult(n, hash(i%10), 0); i < 10 && j != -1 || i >= 10 && j != i%10 {
 				t.Fatalf("text %d: found %d", i, j)
 			}
-			if i < 10 {
-				m.addResult(result{v: n, hash: h}, -1)
-			}
 		}
-		// And 500 texts that all differ.
+		if len(m.results) != 10 {
+			t.Fatalf("%d results, want 10", len(m.results))
+		}
+		// And 500 numbers that all differ.
 		for i := range 500 {
 			n := any(float64(i))
 			h := hash(i)
-			j, free := m.findResult(n, h)
-			if j != -1 {
+			if j := m.insertResult(n, h, 0); j != -1 {
 				t.Fatalf("number %d: found %d", i, j)
 			}
-			m.addResult(result{v: n, hash: h}, free) // in the entry found empty
-			if j, _ := m.findResult(n, h); j != len(m.results)-1 {
+			if j := m.insertResult(n, h, 0); j != len(m.results)-1 {
 				t.Fatalf("number %d: found %d, want %d", i, j, len(m.results)-1)
 			}
 		}

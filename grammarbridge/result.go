@@ -98,29 +98,24 @@ func (m *matcher) record() {
 	mark := len(m.nodes)
 	kmark, vmark := len(m.kids), len(m.vals)
 	trail := m.tbuf[:m.tn]
-	out, root := undefNval, 0
-	for i := 0; i < len(trail); i++ {
-		if trail[i].kind == evBegin {
-			root = i
-			out, i = m.buildFrame(trail, i, 0)
-		}
-	}
 	b := &m.plain
-	saved := b.chunks
+	saved := b.mark()
 	var v any
-	st, h := out.st, out.h
-	switch out.n {
-	case deferNode:
-		a := &m.g.vt.alts[trail[root].alt]
-		v, h, st = m.plainOps(b, a, m.slotBuf[:a.nslots+1+a.ntemp], out.h)
-	case undefNode:
-		v, h = nil, hashNil
-	default:
-		v = m.plainNode(b, out.n)
+	var h uint64
+	var st stats
+	if len(trail) > 0 && trail[0].kind == evBegin && m.g.vt.alts[trail[0].alt].top {
+		// The common case: one top-level frame, whose value is object
+		// and array literals.
+		var end int
+		if v, h, st, end = m.topValue(b, trail); end+1 < len(trail) {
+			b.release(saved)
+			v, h, st = m.recordSlow(b, trail[end+1:])
+		}
+	} else {
+		v, h, st = m.recordSlow(b, trail)
 	}
-	i, free := m.findResult(v, h)
-	if i >= 0 {
-		b.chunks = saved // give back what the value took
+	if i := m.insertResult(v, h, st); i >= 0 {
+		b.release(saved) // give back what the value took
 		if better(st, m.results[i].st) {
 			m.results[i].st = st
 			m.results[i].order = m.work
@@ -131,24 +126,67 @@ func (m *matcher) record() {
 		m.kids = m.kids[:kmark]
 		clear(m.vals[vmark:])
 		m.vals = m.vals[:vmark]
-		return
 	}
-	m.addResult(result{v: v, st: st, order: m.work, hash: h}, free)
 }
 
-// addResult adds a new result, and indexes it: in the index's entry
-// free when findResult gave one (>= 0).
-func (m *matcher) addResult(r result, free int) {
-	m.results = append(m.results, r)
-	switch k := len(m.results); {
-	case k < linearResults:
-	case k == linearResults || 2*k > len(m.keys):
-		m.indexResults()
-	case free >= 0:
-		m.keys[free] = rankKey(r.hash>>32<<32 | uint64(k))
-	default:
-		m.indexResult(k-1, r.hash)
+// recordSlow writes the value of the parse on trail (record) through
+// the arena: the value of its last top-level frame.
+func (m *matcher) recordSlow(b *plainBufs, trail []event) (any, uint64, stats) {
+	out, root := undefNval, 0
+	for i := 0; i < len(trail); i++ {
+		if trail[i].kind == evBegin {
+			root = i
+			out, i = m.buildFrame(trail, i, 0)
+		}
 	}
+	switch out.n {
+	case deferNode:
+		a := &m.g.vt.alts[trail[root].alt]
+		return m.plainOps(b, a, m.slotBuf[:a.nslots+1+a.ntemp], out.h)
+	case undefNode:
+		return nil, hashNil, out.st
+	}
+	return m.plainNode(b, out.n), out.h, out.st
+}
+
+// insertResult adds value v (hash h, stats st) as a new result, found
+// now, or returns the index of the result equal to it. The search and
+// the insertion are one call, and the index's entry found empty is where
+// the new result goes: nearly every parse is a new result (code-editor:
+// 58.6 results of 58.6 parses an input).
+func (m *matcher) insertResult(v any, h uint64, st stats) int {
+	rs := m.results
+	k := len(rs)
+	if k < linearResults {
+		for i := range rs {
+			if rs[i].hash == h && equalValue(v, rs[i].v) {
+				return i
+			}
+		}
+		m.results = append(rs, result{v: v, st: st, order: m.work, hash: h})
+		if k+1 == linearResults {
+			m.indexResults()
+		}
+		return -1
+	}
+	t := m.keys
+	mask := uint64(len(t) - 1)
+	tag := h >> 32 << 32
+	j := h & mask
+	for ; t[j] != 0; j = (j + 1) & mask {
+		if e := uint64(t[j]); e&^(1<<32-1) == tag {
+			if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
+				return i
+			}
+		}
+	}
+	m.results = append(rs, result{v: v, st: st, order: m.work, hash: h})
+	if 2*(k+1) > len(t) {
+		m.indexResults()
+	} else {
+		t[j] = rankKey(tag | uint64(k+1))
+	}
+	return -1
 }
 
 // The result index. Up to linearResults results are compared one by one;
@@ -158,38 +196,9 @@ func (m *matcher) addResult(r result, free int) {
 // An entry is the high half of a result's hash, then its index plus one
 // (0: empty); the low bits of the hash choose where probing starts.
 
-// linearResults is the number of results below which findResult scans
+// linearResults is the number of results below which insertResult scans
 // them: comparing up to that many hashes costs less than indexing them.
 const linearResults = 8
-
-// findResult returns the index of the result equal to v (whose hash is
-// h), or -1 and the index's empty entry where v would go (-1 when the
-// results are not indexed).
-func (m *matcher) findResult(v any, h uint64) (int, int) {
-	rs := m.results
-	if len(rs) < linearResults {
-		for i := range rs {
-			if rs[i].hash == h && equalValue(v, rs[i].v) {
-				return i, -1
-			}
-		}
-		return -1, -1
-	}
-	t := m.keys
-	mask := uint64(len(t) - 1)
-	tag := h >> 32 << 32
-	for j := h & mask; ; j = (j + 1) & mask {
-		e := uint64(t[j])
-		if e == 0 {
-			return -1, int(j)
-		}
-		if e&^(1<<32-1) == tag {
-			if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
-				return i, -1
-			}
-		}
-	}
-}
 
 // indexResults builds the result index for the results so far, at most
 // a quarter full.
@@ -263,28 +272,47 @@ type rankKey uint64
 // which they were found.
 func (m *matcher) rankKeys() []rankKey {
 	rs := m.results
-	keys := m.keys[:0]
+	if cap(m.keys) < len(rs) {
+		m.keys = make([]rankKey, len(rs))
+	}
+	keys := m.keys[:len(rs)]
+	m.keys = keys
 	if len(rs) <= 1 {
-		keys = append(keys, 0)[:len(rs)]
-		m.keys = keys
+		if len(rs) == 1 {
+			keys[0] = 0
+		}
 		return keys
 	}
 	// Results are found in order unless a duplicate ranked better later
 	// (and took a later order), and their counts are small: then a key
 	// is a short rank above the index, and one integer sort sorts them.
+	// The bits the keys do not all share are gathered on the way, for
+	// the radix sort.
+	rs = rs[:len(keys)]
 	prev := -1
-	for i := range rs {
+	and, or := ^rankKey(0), rankKey(0)
+	for i := range keys {
 		r := &rs[i]
-		if r.order <= prev || uint32(r.st.values()) >= 1<<15 || uint32(r.st.wildChars()) >= 1<<16 {
+		if r.order <= prev || r.st&bigCounts != 0 {
 			return m.rankKeysSlow()
 		}
 		prev = r.order
-		keys = append(keys, rankKey(r.st.shortKey()<<32|uint64(i)))
+		k := rankKey(r.st.shortKey()<<32 | uint64(i))
+		keys[i] = k
+		and &= k
+		or |= k
 	}
-	sortKeys(keys)
-	m.keys = keys
+	if len(keys) >= radixKeys {
+		radixSortBits(keys, keys[len(keys):cap(keys)], and^or)
+	} else {
+		sortKeys(keys)
+	}
 	return keys
 }
+
+// bigCounts are the bits of stats that shortKey has no room for: values
+// from 2^15, wildcard characters from 2^16.
+const bigCounts = stats(1<<32-1<<15) | stats(1<<32-1<<16)<<32
 
 // rankKeysSlow is rankKeys for results out of order or with large counts.
 func (m *matcher) rankKeysSlow() []rankKey {
@@ -339,13 +367,20 @@ func radixSort(keys []rankKey) {
 		or |= k
 	}
 	// The index's entries after the keys (at least as many) are free.
-	src, dst := keys, keys[len(keys):cap(keys)]
+	radixSortBits(keys, keys[len(keys):cap(keys)], and^or)
+}
+
+// radixSortBits is radixSort for keys that differ only in the bits diff,
+// with scratch as room it may use (it makes its own when that is too
+// little).
+func radixSortBits(keys, scratch []rankKey, diff rankKey) {
+	src, dst := keys, scratch
 	if len(dst) < len(keys) {
 		dst = make([]rankKey, len(keys))
 	}
 	dst = dst[:len(keys)]
 	for shift := 32; shift < 64; shift += 8 {
-		if (and^or)>>shift&0xff == 0 {
+		if diff>>shift&0xff == 0 {
 			continue
 		}
 		var count [256]int32

@@ -1,0 +1,153 @@
+package grammarbridge
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// checkTop returns a record hook that writes every parse's value as
+// record does for a top-level frame of object and array literals
+// (topValue) and compares it, its hash and stats with plainBuild's; the
+// room it took is given back.
+func checkTop(t *testing.T, count *int) func(*matcher) {
+	return func(m *matcher) {
+		trail := m.tbuf[:m.tn]
+		if len(trail) == 0 || trail[0].kind != evBegin {
+			return
+		}
+		if !m.g.vt.alts[trail[0].alt].top {
+			return
+		}
+		*count++
+		want := plainBuild(m, trail)
+		b := &m.plain
+		saved := b.chunks
+		mark, kmark, vmark := len(m.nodes), len(m.kids), len(m.vals)
+		v, h, st, end := m.topValue(b, trail)
+		if end != len(trail)-1 {
+			t.Errorf("%q: the top frame ends at %d of %d events", m.in, end, len(trail))
+		}
+		if !equalValue(v, want.v) || h != want.h || st != want.st {
+			t.Errorf("%q: top value %s (hash %x, %x), evaluator %s (hash %x, %x)",
+				m.in, Canonical(v), h, st, Canonical(want.v), want.h, want.st)
+		}
+		b.chunks = saved
+		m.dropNodes(mark)
+		m.kids, m.vals = m.kids[:kmark], m.vals[:vmark]
+	}
+}
+
+// TestTopValues checks values written straight from a parse's events
+// (topValue) against the evaluator: texts, numbers and nested rules'
+// values (objects, numbers, undefined with counts) in the top frame,
+// unbound and undefined variables in objects and arrays, objects of more
+// than 64 properties, and every parse of the shared data's cases.
+func TestTopValues(t *testing.T) {
+	var long strings.Builder
+	for i := range 70 {
+		if i > 0 {
+			long.WriteString(", ")
+		}
+		switch i % 4 {
+		case 0:
+			fmt.Fprintf(&long, "p%d: a", i)
+		case 1:
+			fmt.Fprintf(&long, `p%d: "l"`, i)
+		case 2:
+			fmt.Fprintf(&long, "p%d: b", i)
+		case 3:
+			fmt.Fprintf(&long, "p%d: u", i)
+		}
+	}
+	src := `<Start> = <Obj> | <Long> | <Arr>;
+<To> = to $(n:number) -> n;
+<Or> = or $(c:string) -> c;
+<Und> = und $(x:string) -> x.foo;
+<Pair> = pair $(x:string) and $(y:number) -> { x, y, z: [y] };
+<Obj> = set $(a:string) $(n:<To>)? $(c:<Or>)? $(u:<Und>)? $(p:<Pair>)? now $(k:number)?
+    -> { actionName: "set", parameters: { a: a, again: a, n: n, c: c, u: u, p: p, k: k, list: [a, c, n, u, p, "x"], inner: { c: c, lit: true } } };
+<Long> = long $(a:string) with $(b:number) $(u:<Und>)? -> { ` + long.String() + ` };
+<Arr> = arr $(a:string) $(u:<Und>)? $(c:<Or>)? -> [a, u, c, null, 1];`
+	g := mustCompile(t, src, Options{})
+	n := 0
+	g.recordHook = checkTop(t, &n)
+	for _, in := range []string{
+		"set red now", "set red to 3 now 4", "set red or blue now", "set red und x now",
+		"set red pair q and 2 now", "set a b to 1 or c und d pair e and 5 now 6",
+		"long red with 3", "long red with 3 und x", "arr x", "arr x und y or z", "arr x or z",
+	} {
+		if _, err := g.Match(in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n < 11 {
+		t.Fatalf("only %d parses checked", n)
+	}
+	dir := os.Getenv("DIALECT_DATA")
+	if dir == "" {
+		dir = "../../shared/data"
+	}
+	if _, err := os.Stat(dir + "/agr/cases"); err != nil {
+		return
+	}
+	dir = dataDir(t)
+	for _, name := range caseGrammars(t, dir) {
+		g := compileData(t, dir, name, Options{})
+		g.recordHook = checkTop(t, &n)
+		for _, c := range readRefCases(t, dir, name) {
+			if _, err := g.Match(c.Input); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("%d parses checked", n)
+}
+
+// TestRecordLastFrame checks record on a trail of two top-level frames
+// (the value is the last one's): topValue writes the first, and record
+// gives its room back and builds the second through the arena.
+func TestRecordLastFrame(t *testing.T) {
+	g := mustCompile(t, `<Start> = go $(x:wildcard) -> { a: x, b: [x] };`, Options{})
+	var a *calt
+	for _, c := range g.alts {
+		if _, ok := c.vars["x"]; ok {
+			a = c
+		}
+	}
+	if a == nil || !g.vt.alts[a.id].top {
+		t.Fatal("no alternative whose value topValue writes")
+	}
+	m := g.newMatcher("go red blue", false)
+	defer g.release(m)
+	slot := int32(a.vars["x"])
+	m.tbuf = []event{
+		{kind: evBegin, slot: -1, alt: a.id}, {kind: evWild, slot: slot, a: 3, b: 6}, {kind: evEnd},
+		{kind: evBegin, slot: -1, alt: a.id}, {kind: evWild, slot: slot, a: 7, b: 11}, {kind: evEnd},
+	}
+	m.tn = len(m.tbuf)
+	// Chunks with room, so that nothing taken below makes one (room
+	// taken when a chunk is made is not given back).
+	b := &m.plain
+	b.objs, b.props, b.elems = make([]Object, 0, 8), make([]Prop, 0, 8), make([]any, 0, 8)
+	objs, props := len(b.objs), len(b.props)
+	m.record()
+	if len(m.results) != 1 {
+		t.Fatalf("%d results", len(m.results))
+	}
+	r := m.results[0]
+	if got, want := Canonical(r.v), `{"a":"blue","b":["blue"]}`; got != want {
+		t.Errorf("value %s, want %s", got, want)
+	}
+	if r.hash != hashValue(r.v) || r.st != mkStats(2, 8) {
+		t.Errorf("hash %x (want %x), stats %x", r.hash, hashValue(r.v), r.st)
+	}
+	// The first frame's object and properties were given back.
+	if n := len(b.objs); n != objs+1 {
+		t.Errorf("%d objects taken, want 1", n-objs)
+	}
+	if n := len(b.props); n != props+2 {
+		t.Errorf("%d properties taken, want 2", n-props)
+	}
+}
