@@ -284,3 +284,48 @@ func (m *matcher) simpleKeywords(d int, a *calt, i int, p *cpart, pos int) {
 		}
 	}
 }
+
+// trailFree reports whether parts, matched with no wildcard open, put
+// nothing on the trail and match in ways the walk of simpleParts lists:
+// literals, groups of keywords whose value is not used, simple rule
+// parts.
+func trailFree(parts []cpart) bool {
+	for i := range parts {
+		p := &parts[i]
+		switch {
+		case p.kind == partString:
+		case p.kind == partRules && !p.repeat && (p.keywords && !p.valueUsed || p.simple != simpleNo):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// walkShared lists the ways parts [i:] of synth (the shared parts of a
+// prefix-tree node, trailFree) match from pos with no wildcard open, as
+// a collection of ways in matcher.shareOuts (see collectShare), each end
+// once, in search order. It returns the first way, or -1.
+func (m *matcher) walkShared(synth *calt, i, pos int) int32 {
+	base := len(m.sEnds)
+	m.sBase, m.sT = base, -1
+	m.simpleParts(0, synth, i, pos)
+	head, prev := int32(-1), int32(-1)
+	for _, se := range m.sEnds[base:] {
+		m.succ++ // as collectShare counts them
+		o := shareOut{end: se.e, seg: int32(len(m.shareSegs)), wstart: -1, next: -1, ch: -2}
+		if ch, known := m.firstByte(int(se.e), noWild); known {
+			o.ch = int16(ch)
+		}
+		k := int32(len(m.shareOuts))
+		m.shareOuts = append(m.shareOuts, o)
+		if prev >= 0 {
+			m.shareOuts[prev].next = k
+		} else {
+			head = k
+		}
+		prev = k
+	}
+	m.sEnds = m.sEnds[:base]
+	return head
+}
