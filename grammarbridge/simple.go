@@ -29,6 +29,13 @@ import (
 // its first literals are found after the wildcard's start (each place is
 // a split of the wildcard): an end is then the place the wildcard ends
 // and the place the rule does.
+//
+// Other rule parts entered with a wildcard open, whose alternatives all
+// begin with a literal, a group of keywords or a number (<CCOptional> =
+// ('cc' | 'copy') $(cc:string)), are entered only when one of those
+// occurs after the wildcard's start (the rule entry costs more than the
+// test, on a first visit; with more than maxLeads of them, one is
+// usually found).
 
 // maxSimpleDepth bounds how deep simple rules nest in one another (the
 // walk's stack of enclosing alternatives, matcher.sStack).
@@ -39,6 +46,11 @@ const (
 	simpleNo   uint8 = iota
 	simpleShut       // simple when no wildcard is open
 	simpleOpen       // also with a wildcard open
+	// simpleLead: not simple, but every alternative of the rule begins
+	// with a literal, a group of keywords or a number, none optional:
+	// with a wildcard open, the rule is entered only if one of them
+	// occurs after the wildcard's start (matcher.leadFound).
+	simpleLead
 )
 
 // simpleFrame is an enclosing alternative of the walk and the part of it
@@ -63,7 +75,13 @@ func markSimple(rules []*crule) {
 		for _, a := range r.alts {
 			for i := range a.parts {
 				p := &a.parts[i]
-				if p.kind != partRules || !p.silent || p.repeat || p.keywords || simpleDepth(p.rule, depth) < 0 {
+				if p.kind != partRules || p.repeat || p.keywords {
+					continue
+				}
+				if !p.silent || simpleDepth(p.rule, depth) < 0 {
+					if leadsFindable(p.rule) {
+						p.simple = simpleLead
+					}
 					continue
 				}
 				p.simple = simpleShut
@@ -129,12 +147,90 @@ func simpleOpens(r *crule) bool {
 	return true
 }
 
+// leadsFindable reports whether every alternative of r begins with a
+// literal, a group of keywords or a number, none optional: what the
+// search looks for first after an open wildcard.
+func leadsFindable(r *crule) bool {
+	for _, a := range r.alts {
+		if len(a.parts) == 0 {
+			return false
+		}
+		switch p := &a.parts[0]; {
+		case p.optional:
+			return false
+		case p.kind == partString, p.kind == partNumber, p.kind == partRules && p.keywords:
+		default:
+			return false
+		}
+	}
+	return len(r.alts) > 0 && leadCount(r) <= maxLeads
+}
+
+// maxLeads bounds the first parts leadFound looks for: the more there
+// are, the likelier one is found, and the test is then work added.
+const maxLeads = 4
+
+// leadCount returns how many first parts leadFound looks for in r.
+func leadCount(r *crule) int {
+	n := 0
+	for _, a := range r.alts {
+		if p := &a.parts[0]; p.kind == partRules {
+			n += len(p.rule.alts)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// leadFound reports whether the first part of some alternative of r (a
+// literal, a keyword, a number: leadsFindable) may begin at or after
+// from. When none can, r cannot match with a wildcard open from there
+// (the search would find none of them), and is not entered. The places
+// found are listed for the search that follows (occur.go).
+func (m *matcher) leadFound(r *crule, from int) bool {
+	for _, a := range r.alts {
+		switch p := &a.parts[0]; p.kind {
+		case partString:
+			if m.nextCandidate(p, from) >= 0 {
+				return true
+			}
+		case partNumber:
+			if m.nextNumberStart(from) >= 0 {
+				return true
+			}
+		default:
+			for _, kw := range p.rule.alts {
+				if m.nextCandidate(&kw.parts[0], from) >= 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // simple matches the simple rule part p (part i of a) at pos with w open,
 // then goes on with part i+1 from each place it ends, in search order,
 // and after the part when it is optional, as step would. It reports
 // false, having done nothing, when step is to enter the rule: with a
 // wildcard open and p not simpleOpen, or for Explain.
 func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) bool {
+	if p.simple == simpleLead {
+		if w.start < 0 || m.track || m.g.opts.naive {
+			return false
+		}
+		if slot := m.memoSlot(p.rule, pos, true, m.memoUsed(p)); slot != nil && uint32(*slot>>32) == m.gen || m.leadFound(p.rule, w.start) {
+			// Entered here before (its outcomes are at hand or will be
+			// memoized), or it may match.
+			return false
+		}
+		// Not one alternative can begin: the rule does not match.
+		if p.optional {
+			m.stepMemo(c, a, i+1, pos, w)
+		}
+		return true
+	}
 	if w.start >= 0 && p.simple != simpleOpen || m.track {
 		return false
 	}

@@ -28,7 +28,8 @@ const simpleGrammar = `
 <Tight> [spacing=none] = x y | x (z)?;
 <Again> = again;
 <Kw> = (alpha | beta);
-<Pair> = pair $(x:wildcard) <Mid> $(y:wildcard) -> [x, y];
+<Pair> = pair $(x:wildcard) <Mid> $(y:wildcard) -> [x, y] | pairc $(x:wildcard) $(c:<Cap>)? -> [x, c];
+<Cap> = (cc | copy) $(x:wildcard) -> x | $(n:number) items -> n | blind copy -> "b";
 <Mid> = (to | and) (then)? | (so)? (too | also);
 <Loop> = loop <L1> -> "loop";
 <L1> = (<L2>)? end;
@@ -47,7 +48,7 @@ func TestEngineSimple(t *testing.T) {
 		"create cat use the caption dog", "create cat captioned dog", "create x a a y", "create x a y a z",
 		"make me cat maybe later now", "make me cat soon now", "make me cat now",
 		"find a xy b", "find a x y b", "find axyb", "find again again it", "find alpha it",
-		"pair a to b", "find a xz b", "find a x z y b", "pair a to then b", "pair a so too b", "pair a also b", "pair to to then to b",
+		"pair a to b", "pairc a", "pairc a cc b", "pairc a b copy", "pairc a 3 items", "pairc 3 items", "pairc a blind copy", "pairc cc", "find a xz b", "find a x z y b", "pair a to then b", "pair a so too b", "pair a also b", "pair to to then to b",
 		"loop more end", "loop end", "loop again more end end", "loop again end end",
 	}
 	words := strings.Fields("create make me a an the with caption captioned it them should be use single image images " +
@@ -59,20 +60,22 @@ func TestEngineSimple(t *testing.T) {
 		for j := range ws {
 			ws[j] = words[rng.IntN(len(words))]
 		}
-		switch rng.IntN(4) {
+		switch rng.IntN(5) {
 		case 0:
 			ws[0] = "create"
 		case 1:
 			ws[0] = "pair"
 		case 2:
 			ws[0] = "make"
+		case 3:
+			ws[0] = "pairc"
 		}
 		inputs = append(inputs, strings.Join(ws, " "))
 	}
 	sameAsPlain(t, fast, slow, inputs)
 	// The parts this grammar is made for are simple, or not (<Verb>,
 	// <Single> and <With> are spliced: their groups are the parts).
-	want := map[string]uint8{"Opt": simpleShut, "Tight": simpleOpen, "Mid": simpleShut, "Again": simpleNo, "L2": simpleNo}
+	want := map[string]uint8{"Opt": simpleShut, "Tight": simpleOpen, "Mid": simpleShut, "Again": simpleNo, "L2": simpleLead, "Cap": simpleLead}
 	seen := map[string]bool{}
 	groups := map[uint8]int{}
 	walkRules(fast.start, fast.nrules, func(r *crule) {
