@@ -442,9 +442,19 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 			}
 			return
 		}
-		if p.simple != simpleNo && m.simple(c, a, i, p, pos, w) {
-			// Literals and keywords only, silent: no rule entry.
-			return
+		if p.simple != simpleNo {
+			if p.simple == simpleLead {
+				if w.start >= 0 && m.noLead(p, pos, w.start) {
+					// Not one alternative can begin: no match.
+					if p.optional {
+						m.stepMemo(c, a, i+1, pos, w)
+					}
+					return
+				}
+			} else if m.simple(c, a, i, p, pos, w) {
+				// Literals and keywords only, silent: no rule entry.
+				return
+			}
 		}
 		depth := int32(1)
 		if c != top {

@@ -210,27 +210,27 @@ func (m *matcher) leadFound(r *crule, from int) bool {
 	return false
 }
 
+// noLead reports whether p's rule (simpleLead), entered at pos with a
+// wildcard open from wstart, cannot match there: not one of its
+// alternatives' first parts occurs after wstart, and the rule was not
+// entered there before (its outcomes are then at hand, or will be
+// memoized). Not for Explain and the plain search.
+func (m *matcher) noLead(p *cpart, pos, wstart int) bool {
+	if m.track || m.g.opts.naive {
+		return false
+	}
+	if slot := m.memoSlot(p.rule, pos, true, m.memoUsed(p)); slot != nil && uint32(*slot>>32) == m.gen {
+		return false
+	}
+	return !m.leadFound(p.rule, wstart)
+}
+
 // simple matches the simple rule part p (part i of a) at pos with w open,
 // then goes on with part i+1 from each place it ends, in search order,
 // and after the part when it is optional, as step would. It reports
 // false, having done nothing, when step is to enter the rule: with a
 // wildcard open and p not simpleOpen, or for Explain.
 func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) bool {
-	if p.simple == simpleLead {
-		if w.start < 0 || m.track || m.g.opts.naive {
-			return false
-		}
-		if slot := m.memoSlot(p.rule, pos, true, m.memoUsed(p)); slot != nil && uint32(*slot>>32) == m.gen || m.leadFound(p.rule, w.start) {
-			// Entered here before (its outcomes are at hand or will be
-			// memoized), or it may match.
-			return false
-		}
-		// Not one alternative can begin: the rule does not match.
-		if p.optional {
-			m.stepMemo(c, a, i+1, pos, w)
-		}
-		return true
-	}
 	if w.start >= 0 && p.simple != simpleOpen || m.track {
 		return false
 	}
