@@ -329,9 +329,18 @@ func (m *matcher) simpleParts(d int, a *calt, i, pos int) {
 		if p.keywords {
 			m.simpleKeywords(d, a, i, p, pos)
 		} else {
-			for _, sub := range p.rule.alts {
-				m.sStack[d] = simpleFrame{a, i} // deeper walks may have changed it
-				m.simpleParts(d+1, sub, 0, pos)
+			// The alternatives that may start with the next byte, as
+			// tryAlts chooses them.
+			r := p.rule
+			ch, known := m.firstByte(pos, noWild)
+			if !known || r.firstAny || ch >= 0 && r.first.has(byte(ch)) {
+				for _, sub := range r.altsFor(ch, known) {
+					if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+						continue
+					}
+					m.sStack[d] = simpleFrame{a, i} // deeper walks may have changed it
+					m.simpleParts(d+1, sub, 0, pos)
+				}
 			}
 		}
 		if !p.optional || m.err != nil {
