@@ -407,21 +407,37 @@ func trailFree(parts []cpart) bool {
 	return true
 }
 
-// walkShared lists the ways parts [i:] of synth (the shared parts of a
-// prefix-tree node, trailFree) match from pos with no wildcard open, as
-// a collection of ways in matcher.shareOuts (see collectShare), each end
-// once, in search order. It returns the first way, or -1.
-func (m *matcher) walkShared(synth *calt, i, pos int) int32 {
+// walkShared lists the ways the shared parts of the prefix-tree node nd
+// (nd.walk) match from part i at pos with no wildcard open, as a
+// collection of ways in matcher.shareOuts (see collectShare), each end
+// once, in search order. It returns the first way, or -1. When the last
+// shared part is a wildcard (nd.walkWild), the parts before it are
+// walked and each way opens it where they end, as step would (when the
+// rest of the input can hold it and what follows: calt.minFrom).
+func (m *matcher) walkShared(nd *shareNode, i, pos int) int32 {
+	synth, wp := nd.synth, nd.walkWild
+	if wp != nil {
+		synth = nd.walkAlt
+	}
 	base := len(m.sEnds)
 	m.sBase, m.sT = base, -1
 	m.simpleParts(0, synth, i, pos)
 	head, prev := int32(-1), int32(-1)
 	for _, se := range m.sEnds[base:] {
-		m.succ++ // as collectShare counts them
 		o := shareOut{end: se.e, seg: int32(len(m.shareSegs)), wstart: -1, next: -1, ch: -2}
-		if ch, known := m.firstByte(int(se.e), noWild); known {
-			o.ch = int16(ch)
+		if wp == nil {
+			if ch, known := m.firstByte(int(se.e), noWild); known {
+				o.ch = int16(ch)
+			}
+		} else {
+			if int(se.e)+int(nd.synth.minFrom[len(synth.parts)]) > m.inEnd {
+				continue
+			}
+			m.work++ // the step that opens it
+			o.nseg, o.wstart = 1, se.e
+			m.shareSegs = append(m.shareSegs, event{kind: evWild, slot: int32(wp.slot)})
 		}
+		m.succ++ // as collectShare counts them
 		k := int32(len(m.shareOuts))
 		m.shareOuts = append(m.shareOuts, o)
 		if prev >= 0 {

@@ -12,10 +12,10 @@ import (
 // (captured, repeated, with a capture inside, recursive, a nullable
 // or optional first part after a wildcard).
 const simpleGrammar = `
-<Start> = <Make> | <Find> | <Pair> | <Loop>;
+<Start> = <Make> | <Find> | <Make2> | <Pair> | <Loop>;
 <Make> = <Verb> $(what:wildcard) <With> $(cap:wildcard) -> { what, cap }
-       | <Verb> <Single> $(what:wildcard) -> { what }
        | <Verb> $(what:wildcard) (<Opt>)? now -> { opt: what };
+<Make2> = just <Verb> <Single> $(what:wildcard) -> { what };
 <Verb> = (can you | please)? (create | make (me)? | make me a);
 <With> = (with (the)? caption | caption (it | them | should be)? | use <The> caption | captioned | a a | a);
 <The> = (the | the);
@@ -43,7 +43,7 @@ func TestEngineSimple(t *testing.T) {
 	fast := mustCompile(t, simpleGrammar, Options{})
 	slow := mustCompile(t, simpleGrammar, Options{naive: true, WorkLimit: 1 << 22})
 	inputs := []string{
-		"create a cat with caption a dog", "make me a cat caption it a dog", "make me a single image of a dog",
+		"create a cat with caption a dog", "make me a cat caption it a dog", "make me a single image of a dog", "just make me a single image of a dog", "just create an image x",
 		"please make me a an image showing dogs", "can you create a photo", "make a cat with the caption x",
 		"create cat use the caption dog", "create cat captioned dog", "create x a a y", "create x a y a z",
 		"make me cat maybe later now", "make me cat soon now", "make me cat now",
@@ -60,7 +60,7 @@ func TestEngineSimple(t *testing.T) {
 		for j := range ws {
 			ws[j] = words[rng.IntN(len(words))]
 		}
-		switch rng.IntN(5) {
+		switch rng.IntN(6) {
 		case 0:
 			ws[0] = "create"
 		case 1:
@@ -69,6 +69,8 @@ func TestEngineSimple(t *testing.T) {
 			ws[0] = "make"
 		case 3:
 			ws[0] = "pairc"
+		case 4:
+			ws[0] = "just"
 		}
 		inputs = append(inputs, strings.Join(ws, " "))
 	}
@@ -101,6 +103,27 @@ func TestEngineSimple(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("no part <%s> left to check", name)
 		}
+	}
+	// <Make>'s first two alternatives share the parts of <Verb> and a
+	// wildcard: walked (walkShared).
+	walks := 0
+	var count func(nodes []shareNode)
+	count = func(nodes []shareNode) {
+		for i := range nodes {
+			if nodes[i].walkWild != nil {
+				walks++
+			}
+			count(nodes[i].kids)
+		}
+	}
+	walkRules(fast.start, fast.nrules, func(r *crule) {
+		count(r.tree)
+		for _, t := range r.firstTrees {
+			count(t)
+		}
+	})
+	if walks == 0 {
+		t.Errorf("no prefix-tree node walks its parts up to a wildcard")
 	}
 	if groups[simpleOpen] < 3 {
 		t.Errorf("simple groups: %v, want 3 or more simpleOpen (those of <Verb>, <Single>, <With>)", groups)
