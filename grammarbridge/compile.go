@@ -174,6 +174,7 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 			}
 		}
 	}
+	markSimple(rules)
 	assignSearchIDs(rules)
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()

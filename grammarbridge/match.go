@@ -229,6 +229,15 @@ type matcher struct {
 	strUsed     []uint8                 // its entries in use
 	keys        []rankKey               // the result index while matching, then the ranking keys (result.go)
 
+	// The walk of simple rule parts (simple.go): the ends listed (a
+	// stack: the caller goes on from its own, m.sEnds[base:end]), where
+	// the walk under way lists them, the enclosing alternatives, and the
+	// split of the open wildcard being walked (sT < 0: none).
+	sEnds      []simpleEnd
+	sBase      int
+	sStack     [maxSimpleDepth]simpleFrame
+	sT, sA, sB int32
+
 	// inEnd is the input's length, or no length at all when paths are
 	// not to be dropped by the input they need (calt.minFrom): for
 	// Explain's expected lists and Options.naive.
@@ -425,6 +434,20 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 				m.stepMemo(c, a, i+1, pos, w)
 			}
 			return
+		}
+		if p.simple != simpleNo {
+			if p.simple == simpleLead {
+				if w.start >= 0 && m.noLead(p, pos, w.start) {
+					// Not one alternative can begin: no match.
+					if p.optional {
+						m.stepMemo(c, a, i+1, pos, w)
+					}
+					return
+				}
+			} else if m.simple(c, a, i, p, pos, w) {
+				// Literals and keywords only, silent: no rule entry.
+				return
+			}
 		}
 		depth := int32(1)
 		if c != top {

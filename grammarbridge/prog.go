@@ -313,8 +313,9 @@ type cpart struct {
 	// number, at any depth: the matcher puts none of its events on the
 	// trail (they could only make a value that goes nowhere).
 	silent   bool
-	optional bool // ? (or * for rules)
-	repeat   bool // * or +
+	optional bool  // ? (or * for rules)
+	repeat   bool  // * or +
+	simple   uint8 // simpleShut, simpleOpen: matched without entering its rule (simple.go)
 	rule     *crule
 	name     string // variable name, or rule name for references (for expected lists)
 	typ      string // capture type as written

@@ -51,6 +51,17 @@ type shareNode struct {
 	litFrom, litTo int
 	lit            *cpart
 	alts           []*calt
+
+	// walk, for an inner node: the shared parts after the parent node's
+	// put nothing on the trail (literals, keywords whose value is not
+	// used, simple rule parts), so with no wildcard open the ways they
+	// match are listed by the walk of simple.go (matcher.walkShared).
+	// Or they do but for a last part that is a wildcard (walkWild): the
+	// walk goes over walkAlt (synth without it), and each way it lists
+	// opens the wildcard.
+	walk     bool
+	walkAlt  *calt
+	walkWild *cpart
 }
 
 // shareOut is one way the shared parts of a prefix-tree node matched.
@@ -160,7 +171,10 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 				kids[k].first, kids[k].firstAny = suffixFirst(a, d)
 			}
 		}
-		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids, lit0: alts[i].literalAt(depth)}
+		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids, lit0: alts[i].literalAt(depth), walk: trailFree(alts[i].parts[depth:d])}
+		if last := &alts[i].parts[d-1]; !nd.walk && d-1 > depth && last.kind == partWildcard && !last.optional && trailFree(alts[i].parts[depth:d-1]) {
+			nd.walk, nd.walkAlt, nd.walkWild = true, b.synth(alts[i], d-1), last
+		}
 		if len(kids) <= 64 {
 			nd.sel = new([129]uint64)
 			for k := range kids {
@@ -451,6 +465,16 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 				}
 				continue
 			}
+		}
+		if head < 0 && nd.walk {
+			// No trail to collect: list where the parts end.
+			if h2 := m.walkShared(nd, i0, e0); h2 >= 0 && m.err == nil {
+				m.tryTree(nd.kids, nd.depth, h2, 0, slot, c, n, nd.sel)
+			}
+			if m.err != nil {
+				return
+			}
+			continue
 		}
 		d := int32(0)
 		if c != top {

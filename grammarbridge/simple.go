@@ -1,0 +1,452 @@
+package grammarbridge
+
+import (
+	le "encoding/binary"
+	"fmt"
+	"math"
+)
+
+// This file holds simple rule parts: a silent rule part (see cpart) whose
+// rule is made of literals and groups of keywords only (<SingleImagePhrase>
+// = ('an' | 'a' | 'single') <ImageWord> ('of' | 'showing')?, or the group
+// ('create' | 'generate' | 'make' ('me')?)) is matched without entering
+// the rule: no continuation, memo slot, first-visit test, begin and end
+// events or return through finishAlt and afterRule. The places where the
+// rule can end are listed first, by a walk over its parts that needs no
+// trail (a silent rule puts nothing on it) and no continuation (literals
+// and keywords match in one way each), then the caller goes on from each.
+//
+// The plain search goes on from each way the rule matches, in search
+// order; the walk lists the ends in that order, each end once. Two ways
+// that end at the same place leave the caller in the same state (nothing
+// on the trail, the same wildcard bounds), so the parses of the second
+// are those of the first again: their values are duplicates, found later,
+// which the results drop. So results, counts and their order are
+// unchanged (TestEngineSimple, TestNaiveEquivalence).
+//
+// With a wildcard open, a rule whose alternatives all begin with a
+// literal or a group of keywords is walked the same way from every place
+// its first literals are found after the wildcard's start (each place is
+// a split of the wildcard): an end is then the place the wildcard ends
+// and the place the rule does.
+//
+// Other rule parts entered with a wildcard open, whose alternatives all
+// begin with a literal, a group of keywords or a number (<CCOptional> =
+// ('cc' | 'copy') $(cc:string)), are entered only when one of those
+// occurs after the wildcard's start (the rule entry costs more than the
+// test, on a first visit; with more than maxLeads of them, one is
+// usually found).
+
+// maxSimpleDepth bounds how deep simple rules nest in one another (the
+// walk's stack of enclosing alternatives, matcher.sStack).
+const maxSimpleDepth = 8
+
+// Values of cpart.simple.
+const (
+	simpleNo   uint8 = iota
+	simpleShut       // simple when no wildcard is open
+	simpleOpen       // also with a wildcard open
+	// simpleLead: not simple, but every alternative of the rule begins
+	// with a literal, a group of keywords or a number, none optional:
+	// with a wildcard open, the rule is entered only if one of them
+	// occurs after the wildcard's start (matcher.leadFound).
+	simpleLead
+)
+
+// simpleFrame is an enclosing alternative of the walk and the part of it
+// that entered the nested rule.
+type simpleFrame struct {
+	a *calt
+	i int
+}
+
+// simpleEnd is one place a simple rule part ends: e, and, with a wildcard
+// open, the place t where the wildcard ends and its trimmed bounds a:b
+// (t < 0: none was open).
+type simpleEnd struct {
+	t, a, b, e int32
+}
+
+// markSimple sets cpart.simple on the parts of rules (the rules the
+// start rule reaches, no longer changing).
+func markSimple(rules []*crule) {
+	depth := map[*crule]int{} // simple rules' nesting depth; -1 not simple, 0 being decided
+	for _, r := range rules {
+		for _, a := range r.alts {
+			for i := range a.parts {
+				p := &a.parts[i]
+				if p.kind != partRules || p.repeat || p.keywords {
+					continue
+				}
+				if !p.silent || simpleDepth(p.rule, depth) < 0 {
+					if leadsFindable(p.rule) {
+						p.simple = simpleLead
+					}
+					continue
+				}
+				p.simple = simpleShut
+				if simpleOpens(p.rule) {
+					p.simple = simpleOpen
+				}
+			}
+		}
+	}
+}
+
+// simpleDepth returns how deep simple rules nest in r, counting r, or -1
+// when r is not simple: every alternative is a sequence of literals,
+// groups of keywords and simple rules, none repeated, nested at most
+// maxSimpleDepth deep and never in themselves.
+func simpleDepth(r *crule, depth map[*crule]int) int {
+	if d, ok := depth[r]; ok {
+		if d == 0 {
+			return -1 // r reaches itself
+		}
+		return d
+	}
+	depth[r] = 0
+	d := 1
+	ok := len(r.alts) > 0
+	for _, a := range r.alts {
+		if len(a.parts) == 0 {
+			ok = false
+		}
+		for i := range a.parts {
+			p := &a.parts[i]
+			switch {
+			case p.kind == partString:
+			case p.kind == partRules && !p.repeat && p.keywords:
+			case p.kind == partRules && !p.repeat:
+				if k := simpleDepth(p.rule, depth); k > 0 {
+					d = max(d, k+1)
+				} else {
+					ok = false
+				}
+			default:
+				ok = false
+			}
+		}
+	}
+	if !ok || d > maxSimpleDepth {
+		d = -1
+	}
+	depth[r] = d
+	return d
+}
+
+// simpleOpens reports whether every alternative of r begins with a
+// literal or a group of keywords that is not optional: what a walk with a
+// wildcard open searches for.
+func simpleOpens(r *crule) bool {
+	for _, a := range r.alts {
+		p := &a.parts[0]
+		if p.kind != partString && !(p.kind == partRules && p.keywords && !p.optional) {
+			return false
+		}
+	}
+	return true
+}
+
+// leadsFindable reports whether every alternative of r begins with a
+// literal, a group of keywords or a number, none optional: what the
+// search looks for first after an open wildcard.
+func leadsFindable(r *crule) bool {
+	for _, a := range r.alts {
+		if len(a.parts) == 0 {
+			return false
+		}
+		switch p := &a.parts[0]; {
+		case p.optional:
+			return false
+		case p.kind == partString, p.kind == partNumber, p.kind == partRules && p.keywords:
+		default:
+			return false
+		}
+	}
+	return len(r.alts) > 0 && leadCount(r) <= maxLeads
+}
+
+// maxLeads bounds the first parts leadFound looks for: the more there
+// are, the likelier one is found, and the test is then work added.
+const maxLeads = 4
+
+// leadCount returns how many first parts leadFound looks for in r.
+func leadCount(r *crule) int {
+	n := 0
+	for _, a := range r.alts {
+		if p := &a.parts[0]; p.kind == partRules {
+			n += len(p.rule.alts)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// leadFound reports whether the first part of some alternative of r (a
+// literal, a keyword, a number: leadsFindable) may begin at or after
+// from. When none can, r cannot match with a wildcard open from there
+// (the search would find none of them), and is not entered. The places
+// found are listed for the search that follows (occur.go).
+func (m *matcher) leadFound(r *crule, from int) bool {
+	for _, a := range r.alts {
+		switch p := &a.parts[0]; p.kind {
+		case partString:
+			if m.nextCandidate(p, from) >= 0 {
+				return true
+			}
+		case partNumber:
+			if m.nextNumberStart(from) >= 0 {
+				return true
+			}
+		default:
+			for _, kw := range p.rule.alts {
+				if m.nextCandidate(&kw.parts[0], from) >= 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// noLead reports whether p's rule (simpleLead), entered at pos with a
+// wildcard open from wstart, cannot match there: not one of its
+// alternatives' first parts occurs after wstart, and the rule was not
+// entered there before (its outcomes are then at hand, or will be
+// memoized). Not for Explain and the plain search.
+func (m *matcher) noLead(p *cpart, pos, wstart int) bool {
+	if m.track || m.g.opts.naive {
+		return false
+	}
+	if slot := m.memoSlot(p.rule, pos, true, m.memoUsed(p)); slot != nil && uint32(*slot>>32) == m.gen {
+		return false
+	}
+	return !m.leadFound(p.rule, wstart)
+}
+
+// simple matches the simple rule part p (part i of a) at pos with w open,
+// then goes on with part i+1 from each place it ends, in search order,
+// and after the part when it is optional, as step would. It reports
+// false, having done nothing, when step is to enter the rule: with a
+// wildcard open and p not simpleOpen, or for Explain.
+func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) bool {
+	if w.start >= 0 && p.simple != simpleOpen || m.track {
+		return false
+	}
+	base := len(m.sEnds)
+	m.sBase, m.sT = base, -1
+	if w.start >= 0 {
+		m.simpleAfter(p.rule, w)
+	} else {
+		r := p.rule
+		ch, known := m.firstByte(pos, noWild)
+		if !known || r.firstAny || ch >= 0 && r.first.has(byte(ch)) {
+			for _, sub := range r.altsFor(ch, known) {
+				if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+					continue
+				}
+				m.simpleParts(0, sub, 0, pos)
+			}
+		}
+	}
+	end := len(m.sEnds)
+	for j := base; j < end && m.err == nil; j++ {
+		se := m.sEnds[j] // the list may grow below: copy
+		if se.t < 0 {
+			m.stepMemo(c, a, i+1, int(se.e), noWild)
+			continue
+		}
+		ev := &m.tbuf[w.ev]
+		ev.a, ev.b = se.a, se.b
+		m.stepMemo(c, a, i+1, int(se.e), noWild)
+	}
+	m.sEnds = m.sEnds[:base]
+	if p.optional && m.err == nil {
+		m.stepMemo(c, a, i+1, pos, w)
+	}
+	return true
+}
+
+// simpleAfter lists the ends of simple rule r with wildcard w open: from
+// each place after the wildcard's start where an alternative's first
+// literal (or keyword) is found, as tryAlts and keywordsAfter would try
+// them.
+func (m *matcher) simpleAfter(r *crule, w wild) {
+	for _, sub := range r.alts {
+		p := &sub.parts[0]
+		if p.kind == partString {
+			m.simpleFound(sub, p, sub.spacing, w)
+			continue
+		}
+		for _, kw := range p.rule.alts {
+			m.simpleFound(sub, &kw.parts[0], kw.spacing, w)
+			if m.err != nil {
+				return
+			}
+		}
+	}
+}
+
+// simpleFound walks alternative a from part 1 after each place its first
+// part, the literal p (with spacing sp), is found after w's start.
+func (m *matcher) simpleFound(a *calt, p *cpart, sp Spacing, w wild) {
+	for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
+		m.work++
+		if e, ok := m.tokensAtCandidate(p, sp, t); ok && m.setWild(w, t) {
+			ev := &m.tbuf[w.ev]
+			m.sT, m.sA, m.sB = int32(t), ev.a, ev.b
+			m.simpleParts(0, a, 1, e)
+			if m.err != nil {
+				return
+			}
+		}
+	}
+}
+
+// simpleParts walks parts [i:] of alternative a from pos, in search
+// order; at a's end it goes on in the enclosing alternative
+// (m.sStack[d-1]), or, at depth 0, lists the end.
+func (m *matcher) simpleParts(d int, a *calt, i, pos int) {
+	m.work++
+	if m.work > m.limit {
+		if m.err == nil {
+			m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
+		}
+		m.limit = math.MinInt
+		return
+	}
+	for ; i < len(a.parts); i++ {
+		p := &a.parts[i]
+		if p.kind == partString {
+			e, ok := m.stringAt(p, a.spacing, pos)
+			if !ok {
+				return
+			}
+			pos = e
+			continue
+		}
+		if p.keywords {
+			m.simpleKeywords(d, a, i, p, pos)
+		} else {
+			// The alternatives that may start with the next byte, as
+			// tryAlts chooses them.
+			r := p.rule
+			ch, known := m.firstByte(pos, noWild)
+			if !known || r.firstAny || ch >= 0 && r.first.has(byte(ch)) {
+				for _, sub := range r.altsFor(ch, known) {
+					if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+						continue
+					}
+					m.sStack[d] = simpleFrame{a, i} // deeper walks may have changed it
+					m.simpleParts(d+1, sub, 0, pos)
+				}
+			}
+		}
+		if !p.optional || m.err != nil {
+			return
+		}
+	}
+	if d > 0 {
+		f := m.sStack[d-1]
+		m.simpleParts(d-1, f.a, f.i+1, pos)
+		return
+	}
+	// Each end once: the ends listed so far for this rule part (the
+	// walks listing them do not nest).
+	for j := m.sBase; j < len(m.sEnds); j++ {
+		if se := &m.sEnds[j]; se.e == int32(pos) && se.t == m.sT {
+			return
+		}
+	}
+	m.sEnds = append(m.sEnds, simpleEnd{t: m.sT, a: m.sA, b: m.sB, e: int32(pos)})
+}
+
+// simpleKeywords walks on from part i+1 of a after each keyword of the
+// group p that matches at pos, as matcher.keywords tries them.
+func (m *matcher) simpleKeywords(d int, a *calt, i int, p *cpart, pos int) {
+	q, ch, known := m.firstPlace(pos)
+	alts := p.rule.altsFor(ch, known)
+	test := known && p.rule.firstIdx == nil
+	var x uint64
+	xok := false
+	if len(alts) > 1 && m.asciiState == 1 {
+		x, xok = le.LittleEndian.Uint64(m.lowerPad[q:]), true
+	}
+	for _, sub := range alts {
+		sp := &sub.parts[0]
+		if test && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			continue
+		}
+		if xok && x&sp.fmask != sp.fword {
+			continue
+		}
+		if e, ok := m.stringAt(sp, sub.spacing, pos); ok {
+			m.simpleParts(d, a, i+1, e)
+			if m.err != nil {
+				return
+			}
+		}
+	}
+}
+
+// trailFree reports whether parts, matched with no wildcard open, put
+// nothing on the trail and match in ways the walk of simpleParts lists:
+// literals, groups of keywords whose value is not used, simple rule
+// parts.
+func trailFree(parts []cpart) bool {
+	for i := range parts {
+		p := &parts[i]
+		switch {
+		case p.kind == partString:
+		case p.kind == partRules && !p.repeat && (p.keywords && !p.valueUsed || p.simple != simpleNo):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// walkShared lists the ways the shared parts of the prefix-tree node nd
+// (nd.walk) match from part i at pos with no wildcard open, as a
+// collection of ways in matcher.shareOuts (see collectShare), each end
+// once, in search order. It returns the first way, or -1. When the last
+// shared part is a wildcard (nd.walkWild), the parts before it are
+// walked and each way opens it where they end, as step would (when the
+// rest of the input can hold it and what follows: calt.minFrom).
+func (m *matcher) walkShared(nd *shareNode, i, pos int) int32 {
+	synth, wp := nd.synth, nd.walkWild
+	if wp != nil {
+		synth = nd.walkAlt
+	}
+	base := len(m.sEnds)
+	m.sBase, m.sT = base, -1
+	m.simpleParts(0, synth, i, pos)
+	head, prev := int32(-1), int32(-1)
+	for _, se := range m.sEnds[base:] {
+		o := shareOut{end: se.e, seg: int32(len(m.shareSegs)), wstart: -1, next: -1, ch: -2}
+		if wp == nil {
+			if ch, known := m.firstByte(int(se.e), noWild); known {
+				o.ch = int16(ch)
+			}
+		} else {
+			if int(se.e)+int(nd.synth.minFrom[len(synth.parts)]) > m.inEnd {
+				continue
+			}
+			m.work++ // the step that opens it
+			o.nseg, o.wstart = 1, se.e
+			m.shareSegs = append(m.shareSegs, event{kind: evWild, slot: int32(wp.slot)})
+		}
+		m.succ++ // as collectShare counts them
+		k := int32(len(m.shareOuts))
+		m.shareOuts = append(m.shareOuts, o)
+		if prev >= 0 {
+			m.shareOuts[prev].next = k
+		} else {
+			head = k
+		}
+		prev = k
+	}
+	m.sEnds = m.sEnds[:base]
+	return head
+}

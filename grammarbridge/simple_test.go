@@ -1,0 +1,131 @@
+package grammarbridge
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// simpleGrammar has rule parts that are simple (silent, literals and
+// keywords only: nested, optional, nullable, with ends reached twice,
+// another spacing mode, after an open wildcard) and some that are not
+// (captured, repeated, with a capture inside, recursive, a nullable
+// or optional first part after a wildcard).
+const simpleGrammar = `
+<Start> = <Make> | <Find> | <Make2> | <Pair> | <Loop>;
+<Make> = <Verb> $(what:wildcard) <With> $(cap:wildcard) -> { what, cap }
+       | <Verb> $(what:wildcard) (<Opt>)? now -> { opt: what };
+<Make2> = just <Verb> <Single> $(what:wildcard) -> { what };
+<Verb> = (can you | please)? (create | make (me)? | make me a);
+<With> = (with (the)? caption | caption (it | them | should be)? | use <The> caption | captioned | a a | a);
+<The> = (the | the);
+<Single> = (an | a | single) <Image> (of | showing)?;
+<Image> = (image | images | photo);
+<Opt> = (maybe)? (later | soon);
+<Find> = find $(x:wildcard) <Tight> $(y:wildcard) -> [x, y]
+       | find <Again>* $(x:wildcard) -> x
+       | find $(n:<Kw>) $(x:wildcard) -> [n, x];
+<Tight> [spacing=none] = x y | x (z)?;
+<Again> = again;
+<Kw> = (alpha | beta);
+<Pair> = pair $(x:wildcard) <Mid> $(y:wildcard) -> [x, y] | pairc $(x:wildcard) $(c:<Cap>)? -> [x, c];
+<Cap> = (cc | copy) $(x:wildcard) -> x | $(n:number) items -> n | blind copy -> "b";
+<Mid> = (to | and) (then)? | (so)? (too | also);
+<Loop> = loop <L1> -> "loop";
+<L1> = (<L2>)? end;
+<L2> = again <L1> | more;
+`
+
+// TestEngineSimple compares the optimized matcher, which matches simple
+// rule parts without entering their rules, with the plain search, on
+// inputs made of the grammar's words.
+func TestEngineSimple(t *testing.T) {
+	fast := mustCompile(t, simpleGrammar, Options{})
+	slow := mustCompile(t, simpleGrammar, Options{naive: true, WorkLimit: 1 << 22})
+	inputs := []string{
+		"create a cat with caption a dog", "make me a cat caption it a dog", "make me a single image of a dog", "just make me a single image of a dog", "just create an image x",
+		"please make me a an image showing dogs", "can you create a photo", "make a cat with the caption x",
+		"create cat use the caption dog", "create cat captioned dog", "create x a a y", "create x a y a z",
+		"make me cat maybe later now", "make me cat soon now", "make me cat now",
+		"find a xy b", "find a x y b", "find axyb", "find again again it", "find alpha it",
+		"pair a to b", "pairc a", "pairc a cc b", "pairc a b copy", "pairc a 3 items", "pairc 3 items", "pairc a blind copy", "pairc cc", "find a xz b", "find a x z y b", "pair a to then b", "pair a so too b", "pair a also b", "pair to to then to b",
+		"loop more end", "loop end", "loop again more end end", "loop again end end",
+	}
+	words := strings.Fields("create make me a an the with caption captioned it them should be use single image images " +
+		"photo of showing maybe later soon now find x y z xy xz again alpha pair to and then so too also loop more end cat please")
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 600 {
+		n := 2 + rng.IntN(7)
+		ws := make([]string, n)
+		for j := range ws {
+			ws[j] = words[rng.IntN(len(words))]
+		}
+		switch rng.IntN(6) {
+		case 0:
+			ws[0] = "create"
+		case 1:
+			ws[0] = "pair"
+		case 2:
+			ws[0] = "make"
+		case 3:
+			ws[0] = "pairc"
+		case 4:
+			ws[0] = "just"
+		}
+		inputs = append(inputs, strings.Join(ws, " "))
+	}
+	sameAsPlain(t, fast, slow, inputs)
+	// The parts this grammar is made for are simple, or not (<Verb>,
+	// <Single> and <With> are spliced: their groups are the parts).
+	want := map[string]uint8{"Opt": simpleShut, "Tight": simpleOpen, "Mid": simpleShut, "Again": simpleNo, "L2": simpleLead, "Cap": simpleLead}
+	seen := map[string]bool{}
+	groups := map[uint8]int{}
+	walkRules(fast.start, fast.nrules, func(r *crule) {
+		for _, a := range r.alts {
+			for i := range a.parts {
+				p := &a.parts[i]
+				if p.kind != partRules {
+					continue
+				}
+				if p.rule.name == "(group)" {
+					groups[p.simple]++
+				}
+				if w, ok := want[p.rule.name]; ok {
+					seen[p.rule.name] = true
+					if p.simple != w {
+						t.Errorf("<%s> in <%s>: simple %d, want %d", p.rule.name, r.name, p.simple, w)
+					}
+				}
+			}
+		}
+	})
+	for name := range want {
+		if !seen[name] {
+			t.Errorf("no part <%s> left to check", name)
+		}
+	}
+	// <Make>'s first two alternatives share the parts of <Verb> and a
+	// wildcard: walked (walkShared).
+	walks := 0
+	var count func(nodes []shareNode)
+	count = func(nodes []shareNode) {
+		for i := range nodes {
+			if nodes[i].walkWild != nil {
+				walks++
+			}
+			count(nodes[i].kids)
+		}
+	}
+	walkRules(fast.start, fast.nrules, func(r *crule) {
+		count(r.tree)
+		for _, t := range r.firstTrees {
+			count(t)
+		}
+	})
+	if walks == 0 {
+		t.Errorf("no prefix-tree node walks its parts up to a wildcard")
+	}
+	if groups[simpleOpen] < 3 {
+		t.Errorf("simple groups: %v, want 3 or more simpleOpen (those of <Verb>, <Single>, <With>)", groups)
+	}
+}
