@@ -327,7 +327,7 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		// the boundary after them. At the end of the input, the token
 		// (longer than its lead) does not fit.
 		e := q + len(t.lower)
-		if e > len(low) || le.LittleEndian.Uint64(m.lowerPad[q:])&t.mask != t.word {
+		if e > len(low) || m.word8(q)&t.mask != t.word {
 			return 0, false
 		}
 		if len(t.lower) > 8 && string(low[q+8:e]) != t.lower[8:] {
@@ -542,7 +542,7 @@ func (m *matcher) tokenWord(t *ctoken, pos int) (int, bool) {
 	if e > len(m.lower) {
 		return 0, false
 	}
-	if le.LittleEndian.Uint64(m.lowerPad[pos:])&t.mask != t.word {
+	if m.word8(pos)&t.mask != t.word {
 		return 0, false
 	}
 	for j := 8; j < len(t.lower); j++ {
@@ -551,6 +551,14 @@ func (m *matcher) tokenWord(t *ctoken, pos int) (int, bool) {
 		}
 	}
 	return e, true
+}
+
+// word8 returns the eight bytes of m.lowerPad at i, 0 <= i <= len(m.lower)
+// (the callers' to ensure: most have tested that a token ends within the
+// input), as a little-endian word. It reads them without a bounds check,
+// which slicing lowerPad would cost (about ten instructions a call).
+func (m *matcher) word8(i int) uint64 {
+	return load8(unsafe.Pointer(unsafe.SliceData(m.lowerPad)), i)
 }
 
 // tokenAt compares one token with the input at pos, case-insensitively.
