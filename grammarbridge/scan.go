@@ -39,18 +39,30 @@ func (m *matcher) firstByte(pos int, w wild) (int, bool) {
 // setWild ends the pending wildcard w at end; its text, trimmed of
 // separators, must not be empty.
 func (m *matcher) setWild(w wild, end int) bool {
-	a, b := w.start, end
-	if m.asciiState == 1 {
-		low := m.lower
-		for a < b && asciiSep[low[a]] {
-			a++
-		}
-		for b > a && asciiSep[low[b-1]] {
-			b--
-		}
-	} else {
-		a, b = trimSeps(m.in, a, b)
+	if m.asciiState != 1 {
+		return m.setWildRunes(w, end)
 	}
+	// 0 <= w.start <= end <= len(m.lower): the bytes are read without
+	// bounds checks (and with no call on this path, nothing is spilled).
+	p := unsafe.Pointer(unsafe.SliceData(m.lower))
+	a, b := w.start, end
+	for a < b && asciiSep[*(*byte)(unsafe.Add(p, a))] {
+		a++
+	}
+	for b > a && asciiSep[*(*byte)(unsafe.Add(p, b-1))] {
+		b--
+	}
+	if a == b {
+		return false
+	}
+	ev := &m.tbuf[w.ev]
+	ev.a, ev.b = int32(a), int32(b)
+	return true
+}
+
+// setWildRunes is setWild on input that is not ASCII.
+func (m *matcher) setWildRunes(w wild, end int) bool {
+	a, b := trimSeps(m.in, w.start, end)
 	if a == b {
 		return false
 	}
