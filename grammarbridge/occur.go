@@ -41,9 +41,12 @@ type occLists struct {
 }
 
 // occSlot is one token's list: pos[lo:hi], valid when gen is the input's.
+// at is 1 + the place in the token of the byte whose places are walked
+// (rareByte), or 0 before the matcher's first list of the token.
 type occSlot struct {
 	gen    uint32
 	lo, hi int32
+	at     uint8
 }
 
 // reset starts the lists of a new input.
@@ -91,19 +94,22 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 		o.pos = append(o.pos[:lo], make([]int32, len(m.lower))...)
 		o.pos = o.pos[:cap(o.pos)]
 	}
-	hi, first := o.walk(tok, m.lowerPad, len(m.lower), from)
+	s := &o.slots[tok.search]
+	if s.at == 0 {
+		s.at = uint8(1 + rareByte(tok))
+	}
+	hi, first := o.walk(tok, m.lowerPad, len(m.lower), from, int(s.at)-1)
 	o.npos = hi
-	o.slots[tok.search] = occSlot{gen: o.gen, lo: int32(lo), hi: int32(hi)}
+	s.gen, s.lo, s.hi = o.gen, int32(lo), int32(hi)
 	return first
 }
 
 // walk adds the places of tok in the n bytes of low (the input, with
 // eight bytes of padding after it) to o.pos (which has room for n more)
 // and returns the new o.npos and the first place >= from, or -1. It walks
-// the places of the token's first byte after its lead separators (quotes
-// are common) and compares the token at each. It makes no call, so that
-// its state stays in registers.
-func (o *occLists) walk(tok *ctoken, low []byte, n, from int) (int, int) {
+// the places of the token's byte j and compares the token at each. It
+// makes no call, so that its state stays in registers.
+func (o *occLists) walk(tok *ctoken, low []byte, n, from, j int) (int, int) {
 	lower := tok.lower
 	L := len(lower)
 	last := n - L // the last place
@@ -111,7 +117,6 @@ func (o *occLists) walk(tok *ctoken, low []byte, n, from int) (int, int) {
 	if last < 0 {
 		return k, first
 	}
-	j := min(tok.lead, L-1)
 	word, mask := tok.word, tok.mask
 	p := unsafe.Pointer(unsafe.SliceData(low))
 	next, pos := o.next, o.pos
@@ -141,6 +146,32 @@ places:
 	}
 	return k, first
 }
+
+// rareByte returns the place in tok of the byte whose places occBuild
+// walks: of its first eight bytes, the rarest letter in English text, or
+// a digit, or else the first after the lead separators (quotes, spaces
+// and other separators are the most common bytes of inputs).
+func rareByte(tok *ctoken) int {
+	j, best := min(tok.lead, len(tok.lower)-1), -1
+	for i := tok.lead; i < len(tok.lower) && i < 8; i++ {
+		if r := int(byteRarity[tok.lower[i]&127]); r > best {
+			j, best = i, r
+		}
+	}
+	return j
+}
+
+// byteRarity ranks the ASCII letters and digits by how rare they are in
+// English text (0: the others).
+var byteRarity = func() (t [128]uint8) {
+	for i, c := range "etaoinsrhldcumfpgwybvkxjqz" {
+		t[c] = uint8(i + 11)
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 10
+	}
+	return t
+}()
 
 // byteIndex lists the places of every byte of the input (occLists.head,
 // next), in order.
