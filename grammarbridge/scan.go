@@ -261,15 +261,15 @@ func (m *matcher) nextNumberStart(from int) int {
 		}
 		return -1
 	}
-	low, n := m.lowerPad, len(m.lower)
+	p, n := unsafe.Pointer(unsafe.SliceData(m.lowerPad)), len(m.lower)
 	for i := from; i < n; i += 8 {
-		x := le.LittleEndian.Uint64(low[i:])
+		x := load8(p, i) // i < n: within the padding
 		for f := (x + 0x5555555555555555) &^ (x + 0x4646464646464646) & asciiHigh; f != 0; f &= f - 1 {
 			j := i + bits.TrailingZeros64(f)>>3
 			if j >= n {
 				return -1
 			}
-			if numberStart[low[j]] {
+			if numberStart[*(*byte)(unsafe.Add(p, j))] {
 				return j
 			}
 		}
