@@ -183,56 +183,56 @@ func (m *matcher) lowerInput() {
 	// tokenWord); the ones past its end are never compared.
 	m.lower, m.lowerPad, m.asciiState, m.pairsDone = low, m.lower[:len(in)+8], 1, false
 	m.occ.reset()
-	const hi = 0x8080808080808080
-	// A read-only view of the input's bytes.
-	src := unsafe.Slice(unsafe.StringData(in), len(in))
-	dst := low
-	for len(src) >= 16 && len(dst) >= 16 {
-		x, y := le.LittleEndian.Uint64(src), le.LittleEndian.Uint64(src[8:])
-		if (x|y)&hi != 0 {
-			lowerRest(src, dst)
-			m.asciiState = 2
-			return
+	n := len(in)
+	if n < 8 {
+		for i := range n {
+			c := in[i]
+			if c >= utf8.RuneSelf {
+				lowerRest(unsafe.Slice(unsafe.StringData(in[i:]), n-i), low[i:])
+				m.asciiState = 2
+				return
+			}
+			low[i] = c | asciiUpper[c]
 		}
-		le.LittleEndian.PutUint64(dst, x|((x+0x3f3f3f3f3f3f3f3f)&^(x+0x2525252525252525)&hi)>>2)
-		le.LittleEndian.PutUint64(dst[8:], y|((y+0x3f3f3f3f3f3f3f3f)&^(y+0x2525252525252525)&hi)>>2)
-		src, dst = src[16:], dst[16:]
-	}
-	for len(src) >= 8 && len(dst) >= 8 {
-		x := le.LittleEndian.Uint64(src)
-		if x&hi != 0 {
-			lowerRest(src, dst)
-			m.asciiState = 2
-			return
-		}
-		// Per byte: the high bit of geA is set when the byte is >= 'A',
-		// that of gtZ when it is > 'Z'.
-		geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
-		gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
-		le.LittleEndian.PutUint64(dst, x|(geA&^gtZ&hi)>>2)
-		src, dst = src[8:], dst[8:]
-	}
-	if len(src) > 0 && len(in) >= 8 {
-		// The last bytes: the input's last eight, some lower-cased
-		// already (which are ASCII).
-		all := unsafe.Slice(unsafe.StringData(in), len(in))
-		x := le.LittleEndian.Uint64(all[len(all)-8:])
-		if x&hi != 0 {
-			lowerRest(src, dst)
-			m.asciiState = 2
-			return
-		}
-		le.LittleEndian.PutUint64(low[len(low)-8:], x|((x+0x3f3f3f3f3f3f3f3f)&^(x+0x2525252525252525)&hi)>>2)
 		return
 	}
-	for i, c := range src {
-		if c >= utf8.RuneSelf {
-			lowerRest(src[i:], dst[i:])
+	// Words read and written in place, without slicing: every word is
+	// within the input (n >= 8; the last one may overlap the one before,
+	// whose bytes, lower-cased already, are ASCII and stay as they are).
+	src, dst := unsafe.Pointer(unsafe.StringData(in)), unsafe.Pointer(unsafe.SliceData(low))
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		x, y := load8(src, i), load8(src, i+8)
+		if (x|y)&asciiHigh != 0 {
+			break
+		}
+		store8(dst, i, lowerWord(x))
+		store8(dst, i+8, lowerWord(y))
+	}
+	for ; i < n; i += 8 {
+		i = min(i, n-8)
+		x := load8(src, i)
+		if x&asciiHigh != 0 {
+			lowerRest(unsafe.Slice(unsafe.StringData(in[i:]), n-i), low[i:])
 			m.asciiState = 2
 			return
 		}
-		dst[i] = c | asciiUpper[c]
+		store8(dst, i, lowerWord(x))
 	}
+}
+
+// lowerWord lower-cases the ASCII letters of a word of ASCII bytes. Per
+// byte: the high bit of geA is set when the byte is >= 'A', that of gtZ
+// when it is > 'Z'.
+func lowerWord(x uint64) uint64 {
+	geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
+	gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
+	return x | (geA&^gtZ&asciiHigh)>>2
+}
+
+// store8 writes x as eight little-endian bytes at p+i.
+func store8(p unsafe.Pointer, i int, x uint64) {
+	le.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(p, i))[:], x)
 }
 
 // lowerRest lower-cases the ASCII letters of src into dst and copies the
