@@ -474,23 +474,32 @@ func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 // token to-1; there is no boundary test.
 func (m *matcher) tokensRange(p *cpart, from, to, pos int) (int, bool) {
 	low := m.lower
+	lp := unsafe.Pointer(unsafe.SliceData(m.lowerPad))
 	for i := from; i < to; i++ {
+		t := &p.toks[i]
 		if i > 0 {
 			if k := p.seps[i-1]; k != sepNone {
 				s := pos
 				for uint(s) < uint(len(low)) && asciiSep[low[s]] {
 					s++
 				}
-				q := s - p.toks[i].lead // see tokensASCII
+				q := s - t.lead // see tokensASCII
 				if q < pos || k == sepRequired && q == pos {
 					return 0, false
 				}
 				pos = q
 			}
 		}
-		e, ok := m.tokenWord(&p.toks[i], pos)
-		if !ok {
+		// tokenWord, with the word read in place (pos >= 0, and the
+		// token ends within the input).
+		e := pos + len(t.lower)
+		if e > len(low) || load8(lp, pos)&t.mask != t.word {
 			return 0, false
+		}
+		for j := pos + 8; j < e; j++ {
+			if low[j] != t.lower[j-pos] {
+				return 0, false
+			}
 		}
 		pos = e
 	}
