@@ -33,10 +33,10 @@ type occLists struct {
 	// The input's places by byte, made by the first list of an input
 	// (byteIndex): head[c] is 1 + the first place of byte c (0: none),
 	// next[i] is 1 + the place of input[i] after i. Lists are made for
-	// ASCII input only, so head has 128 entries (indexed with c&127,
-	// which needs no bounds check).
+	// ASCII input only, so only head[:128] is used (and cleared); its 256
+	// entries let a byte index it without a bounds check.
 	indexed bool
-	head    [128]int32
+	head    [256]int32
 	next    []int32
 }
 
@@ -121,7 +121,7 @@ func (o *occLists) walk(tok *ctoken, low []byte, n, from, j int) (int, int) {
 	p := unsafe.Pointer(unsafe.SliceData(low))
 	next, pos := o.next, o.pos
 places:
-	for e := o.head[lower[j]&127]; e != 0; e = next[e-1] {
+	for e := o.head[lower[j]]; e != 0; e = next[e-1] {
 		t := int(e) - 1 - j
 		if uint(t) > uint(last) {
 			if t < 0 {
@@ -185,19 +185,19 @@ func (m *matcher) byteIndex() {
 	next := o.next[:len(low)]
 	o.next = next
 	head := &o.head
-	clear(head[:])
+	clear(head[:128])
 	// Backwards, so that each byte's list comes out in order; e is 1 +
 	// the place, two at a time.
 	e := len(low)
 	for ; e >= 2; e -= 2 {
-		c, d := low[e-1]&127, low[e-2]&127
+		c, d := low[e-1], low[e-2]
 		next[e-1] = head[c]
 		head[c] = int32(e)
 		next[e-2] = head[d]
 		head[d] = int32(e - 1)
 	}
 	if e == 1 {
-		c := low[0] & 127
+		c := low[0]
 		next[0] = head[c]
 		head[c] = 1
 	}
