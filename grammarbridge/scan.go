@@ -39,18 +39,30 @@ func (m *matcher) firstByte(pos int, w wild) (int, bool) {
 // setWild ends the pending wildcard w at end; its text, trimmed of
 // separators, must not be empty.
 func (m *matcher) setWild(w wild, end int) bool {
-	a, b := w.start, end
-	if m.asciiState == 1 {
-		low := m.lower
-		for a < b && asciiSep[low[a]] {
-			a++
-		}
-		for b > a && asciiSep[low[b-1]] {
-			b--
-		}
-	} else {
-		a, b = trimSeps(m.in, a, b)
+	if m.asciiState != 1 {
+		return m.setWildRunes(w, end)
 	}
+	// 0 <= w.start <= end <= len(m.lower): the bytes are read without
+	// bounds checks (and with no call on this path, nothing is spilled).
+	p := unsafe.Pointer(unsafe.SliceData(m.lower))
+	a, b := w.start, end
+	for a < b && asciiSep[*(*byte)(unsafe.Add(p, a))] {
+		a++
+	}
+	for b > a && asciiSep[*(*byte)(unsafe.Add(p, b-1))] {
+		b--
+	}
+	if a == b {
+		return false
+	}
+	ev := &m.tbuf[w.ev]
+	ev.a, ev.b = int32(a), int32(b)
+	return true
+}
+
+// setWildRunes is setWild on input that is not ASCII.
+func (m *matcher) setWildRunes(w wild, end int) bool {
+	a, b := trimSeps(m.in, w.start, end)
 	if a == b {
 		return false
 	}
@@ -171,56 +183,56 @@ func (m *matcher) lowerInput() {
 	// tokenWord); the ones past its end are never compared.
 	m.lower, m.lowerPad, m.asciiState, m.pairsDone = low, m.lower[:len(in)+8], 1, false
 	m.occ.reset()
-	const hi = 0x8080808080808080
-	// A read-only view of the input's bytes.
-	src := unsafe.Slice(unsafe.StringData(in), len(in))
-	dst := low
-	for len(src) >= 16 && len(dst) >= 16 {
-		x, y := le.LittleEndian.Uint64(src), le.LittleEndian.Uint64(src[8:])
-		if (x|y)&hi != 0 {
-			lowerRest(src, dst)
-			m.asciiState = 2
-			return
+	n := len(in)
+	if n < 8 {
+		for i := range n {
+			c := in[i]
+			if c >= utf8.RuneSelf {
+				lowerRest(unsafe.Slice(unsafe.StringData(in[i:]), n-i), low[i:])
+				m.asciiState = 2
+				return
+			}
+			low[i] = c | asciiUpper[c]
 		}
-		le.LittleEndian.PutUint64(dst, x|((x+0x3f3f3f3f3f3f3f3f)&^(x+0x2525252525252525)&hi)>>2)
-		le.LittleEndian.PutUint64(dst[8:], y|((y+0x3f3f3f3f3f3f3f3f)&^(y+0x2525252525252525)&hi)>>2)
-		src, dst = src[16:], dst[16:]
-	}
-	for len(src) >= 8 && len(dst) >= 8 {
-		x := le.LittleEndian.Uint64(src)
-		if x&hi != 0 {
-			lowerRest(src, dst)
-			m.asciiState = 2
-			return
-		}
-		// Per byte: the high bit of geA is set when the byte is >= 'A',
-		// that of gtZ when it is > 'Z'.
-		geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
-		gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
-		le.LittleEndian.PutUint64(dst, x|(geA&^gtZ&hi)>>2)
-		src, dst = src[8:], dst[8:]
-	}
-	if len(src) > 0 && len(in) >= 8 {
-		// The last bytes: the input's last eight, some lower-cased
-		// already (which are ASCII).
-		all := unsafe.Slice(unsafe.StringData(in), len(in))
-		x := le.LittleEndian.Uint64(all[len(all)-8:])
-		if x&hi != 0 {
-			lowerRest(src, dst)
-			m.asciiState = 2
-			return
-		}
-		le.LittleEndian.PutUint64(low[len(low)-8:], x|((x+0x3f3f3f3f3f3f3f3f)&^(x+0x2525252525252525)&hi)>>2)
 		return
 	}
-	for i, c := range src {
-		if c >= utf8.RuneSelf {
-			lowerRest(src[i:], dst[i:])
+	// Words read and written in place, without slicing: every word is
+	// within the input (n >= 8; the last one may overlap the one before,
+	// whose bytes, lower-cased already, are ASCII and stay as they are).
+	src, dst := unsafe.Pointer(unsafe.StringData(in)), unsafe.Pointer(unsafe.SliceData(low))
+	i := 0
+	for ; i+16 <= n; i += 16 {
+		x, y := load8(src, i), load8(src, i+8)
+		if (x|y)&asciiHigh != 0 {
+			break
+		}
+		store8(dst, i, lowerWord(x))
+		store8(dst, i+8, lowerWord(y))
+	}
+	for ; i < n; i += 8 {
+		i = min(i, n-8)
+		x := load8(src, i)
+		if x&asciiHigh != 0 {
+			lowerRest(unsafe.Slice(unsafe.StringData(in[i:]), n-i), low[i:])
 			m.asciiState = 2
 			return
 		}
-		dst[i] = c | asciiUpper[c]
+		store8(dst, i, lowerWord(x))
 	}
+}
+
+// lowerWord lower-cases the ASCII letters of a word of ASCII bytes. Per
+// byte: the high bit of geA is set when the byte is >= 'A', that of gtZ
+// when it is > 'Z'.
+func lowerWord(x uint64) uint64 {
+	geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
+	gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
+	return x | (geA&^gtZ&asciiHigh)>>2
+}
+
+// store8 writes x as eight little-endian bytes at p+i.
+func store8(p unsafe.Pointer, i int, x uint64) {
+	le.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(p, i))[:], x)
 }
 
 // lowerRest lower-cases the ASCII letters of src into dst and copies the
@@ -249,15 +261,15 @@ func (m *matcher) nextNumberStart(from int) int {
 		}
 		return -1
 	}
-	low, n := m.lowerPad, len(m.lower)
+	p, n := unsafe.Pointer(unsafe.SliceData(m.lowerPad)), len(m.lower)
 	for i := from; i < n; i += 8 {
-		x := le.LittleEndian.Uint64(low[i:])
+		x := load8(p, i) // i < n: within the padding
 		for f := (x + 0x5555555555555555) &^ (x + 0x4646464646464646) & asciiHigh; f != 0; f &= f - 1 {
 			j := i + bits.TrailingZeros64(f)>>3
 			if j >= n {
 				return -1
 			}
-			if numberStart[low[j]] {
+			if numberStart[*(*byte)(unsafe.Add(p, j))] {
 				return j
 			}
 		}
@@ -327,7 +339,7 @@ func (m *matcher) stringAt(p *cpart, sp Spacing, pos int) (int, bool) {
 		// the boundary after them. At the end of the input, the token
 		// (longer than its lead) does not fit.
 		e := q + len(t.lower)
-		if e > len(low) || le.LittleEndian.Uint64(m.lowerPad[q:])&t.mask != t.word {
+		if e > len(low) || m.word8(q)&t.mask != t.word {
 			return 0, false
 		}
 		if len(t.lower) > 8 && string(low[q+8:e]) != t.lower[8:] {
@@ -462,23 +474,32 @@ func (m *matcher) tokensASCII(p *cpart, sp Spacing, pos int) (int, bool) {
 // token to-1; there is no boundary test.
 func (m *matcher) tokensRange(p *cpart, from, to, pos int) (int, bool) {
 	low := m.lower
+	lp := unsafe.Pointer(unsafe.SliceData(m.lowerPad))
 	for i := from; i < to; i++ {
+		t := &p.toks[i]
 		if i > 0 {
 			if k := p.seps[i-1]; k != sepNone {
 				s := pos
 				for uint(s) < uint(len(low)) && asciiSep[low[s]] {
 					s++
 				}
-				q := s - p.toks[i].lead // see tokensASCII
+				q := s - t.lead // see tokensASCII
 				if q < pos || k == sepRequired && q == pos {
 					return 0, false
 				}
 				pos = q
 			}
 		}
-		e, ok := m.tokenWord(&p.toks[i], pos)
-		if !ok {
+		// tokenWord, with the word read in place (pos >= 0, and the
+		// token ends within the input).
+		e := pos + len(t.lower)
+		if e > len(low) || load8(lp, pos)&t.mask != t.word {
 			return 0, false
+		}
+		for j := pos + 8; j < e; j++ {
+			if low[j] != t.lower[j-pos] {
+				return 0, false
+			}
 		}
 		pos = e
 	}
@@ -542,7 +563,7 @@ func (m *matcher) tokenWord(t *ctoken, pos int) (int, bool) {
 	if e > len(m.lower) {
 		return 0, false
 	}
-	if le.LittleEndian.Uint64(m.lowerPad[pos:])&t.mask != t.word {
+	if m.word8(pos)&t.mask != t.word {
 		return 0, false
 	}
 	for j := 8; j < len(t.lower); j++ {
@@ -551,6 +572,14 @@ func (m *matcher) tokenWord(t *ctoken, pos int) (int, bool) {
 		}
 	}
 	return e, true
+}
+
+// word8 returns the eight bytes of m.lowerPad at i, 0 <= i <= len(m.lower)
+// (the callers' to ensure: most have tested that a token ends within the
+// input), as a little-endian word. It reads them without a bounds check,
+// which slicing lowerPad would cost (about ten instructions a call).
+func (m *matcher) word8(i int) uint64 {
+	return load8(unsafe.Pointer(unsafe.SliceData(m.lowerPad)), i)
 }
 
 // tokenAt compares one token with the input at pos, case-insensitively.
