@@ -41,9 +41,9 @@ func checkTop(t *testing.T, count *int) func(*matcher) {
 
 // TestTopValues checks values written straight from a parse's events
 // (topValue) against the evaluator: texts, numbers and nested rules'
-// values (objects, numbers, undefined with counts) in the top frame,
-// unbound and undefined variables in objects and arrays, objects of more
-// than 64 properties, and every parse of the shared data's cases.
+// values (objects, numbers, constants, undefined with counts) in the top
+// frame, unbound and undefined variables in objects and arrays, objects
+// of more than 64 properties, and every parse of the shared data's cases.
 func TestTopValues(t *testing.T) {
 	var long strings.Builder
 	for i := range 70 {
@@ -66,8 +66,10 @@ func TestTopValues(t *testing.T) {
 <Or> = or $(c:string) -> c;
 <Und> = und $(x:string) -> x.foo;
 <Pair> = pair $(x:string) and $(y:number) -> { x, y, z: [y] };
-<Obj> = set $(a:string) $(n:<To>)? $(c:<Or>)? $(u:<Und>)? $(p:<Pair>)? now $(k:number)?
-    -> { actionName: "set", parameters: { a: a, again: a, n: n, c: c, u: u, p: p, k: k, list: [a, c, n, u, p, "x"], inner: { c: c, lit: true } } };
+<Color> = red -> "r" | blue | green -> undefined;
+<ColorSpec> = colored $(c:<Color>) -> c;
+<Obj> = set $(a:string) $(n:<To>)? $(c:<Or>)? $(u:<Und>)? $(p:<Pair>)? now $(k:number)? $(col:<Color>)? $(cs:<ColorSpec>)?
+    -> { actionName: "set", parameters: { a: a, again: a, n: n, c: c, u: u, p: p, k: k, col, cs, list: [a, c, n, u, p, "x", col, cs], inner: { c: c, lit: true } } };
 <Long> = long $(a:string) with $(b:number) $(u:<Und>)? -> { ` + long.String() + ` };
 <Arr> = arr $(a:string) $(u:<Und>)? $(c:<Or>)? -> [a, u, c, null, 1];`
 	g := mustCompile(t, src, Options{})
@@ -76,6 +78,7 @@ func TestTopValues(t *testing.T) {
 	for _, in := range []string{
 		"set red now", "set red to 3 now 4", "set red or blue now", "set red und x now",
 		"set red pair q and 2 now", "set a b to 1 or c und d pair e and 5 now 6",
+		"set x now red", "set x now blue colored green", "set x now 2 green colored blue", "set x now colored red",
 		"long red with 3", "long red with 3 und x", "arr x", "arr x und y or z", "arr x or z",
 	} {
 		if _, err := g.Match(in); err != nil {
