@@ -384,7 +384,6 @@ type topSlot struct {
 // are built in the arena (buildFrame) and copied.
 func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
 	alts := m.g.vt.alts
-	a := &alts[trail[0].alt]
 	ts := b.top // made by resetArena
 	var bound uint64
 	i := 1
@@ -427,7 +426,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			// The ops: nested literals into their temporary slots, the
 			// last one the value.
 			bound |= 1 << 63
-			ops := a.ops
+			ops := alts[trail[0].alt].ops
 			last := len(ops) - 1
 			for j := range ops[:last] {
 				op := &ops[j]
