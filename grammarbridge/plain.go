@@ -416,12 +416,15 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 				i += 2
 				continue
 			}
-			// Another rule (nestedSlot).
-			var v topSlot
-			if v, i = m.nestedSlot(b, trail, i); ev.slot >= 0 {
-				ts[ev.slot&(topSlots-1)] = v
-				bound |= slotBit(ev.slot)
+			if ev.slot < 0 {
+				// A rule whose value nothing reads (the value is built from
+				// variables): skip its frame.
+				i = frameEnd(trail, i)
+				continue
 			}
+			// Another rule (nestedSlot).
+			ts[ev.slot&(topSlots-1)], i = m.nestedSlot(b, trail, i)
+			bound |= slotBit(ev.slot)
 		case evEnd:
 			// The ops: nested literals into their temporary slots, the
 			// last one the value.
@@ -474,6 +477,23 @@ func (m *matcher) nestedSlot(b *plainBufs, trail []event, i int) (topSlot, int) 
 		s.v, s.h = m.plainNode(b, v.n), v.h
 	}
 	return s, k
+}
+
+// frameEnd returns the index of the end of the frame that begins at
+// trail[i].
+func frameEnd(trail []event, i int) int {
+	depth := 0
+	for ; i < len(trail); i++ {
+		switch trail[i].kind {
+		case evBegin:
+			depth++
+		case evEnd:
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return i // never: a trail's frames all end
 }
 
 // topConst returns, when the frame at trail[i] is an alternative with
