@@ -88,19 +88,25 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	if !o.indexed {
 		m.byteIndex()
 	}
+	s := &o.slots[tok.search]
+	if s.at == 0 {
+		s.at = uint8(1 + rareByte(tok))
+	}
 	lo := o.npos
+	s.gen, s.lo, s.hi = o.gen, int32(lo), int32(lo)
+	j := int(s.at) - 1
+	if o.head[tok.lower[j]] == 0 {
+		// The byte is not in the input, so neither is the token.
+		return -1
+	}
 	if len(o.pos)-lo < len(m.lower) {
 		// Room for every place, so that walk makes no call.
 		o.pos = append(o.pos[:lo], make([]int32, len(m.lower))...)
 		o.pos = o.pos[:cap(o.pos)]
 	}
-	s := &o.slots[tok.search]
-	if s.at == 0 {
-		s.at = uint8(1 + rareByte(tok))
-	}
-	hi, first := o.walk(tok, m.lowerPad, len(m.lower), from, int(s.at)-1)
+	hi, first := o.walk(tok, m.lowerPad, len(m.lower), from, j)
 	o.npos = hi
-	s.gen, s.lo, s.hi = o.gen, int32(lo), int32(hi)
+	s.hi = int32(hi)
 	return first
 }
 
