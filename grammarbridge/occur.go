@@ -193,19 +193,23 @@ func (m *matcher) byteIndex() {
 	head := &o.head
 	clear(head[:128])
 	// Backwards, so that each byte's list comes out in order; e is 1 +
-	// the place, two at a time.
+	// the place, four at a time.
 	e := len(low)
-	for ; e >= 2; e -= 2 {
-		c, d := low[e-1], low[e-2]
+	for ; e >= 4; e -= 4 {
+		c0, c1, c2, c3 := low[e-1], low[e-2], low[e-3], low[e-4]
+		next[e-1] = head[c0]
+		head[c0] = int32(e)
+		next[e-2] = head[c1]
+		head[c1] = int32(e - 1)
+		next[e-3] = head[c2]
+		head[c2] = int32(e - 2)
+		next[e-4] = head[c3]
+		head[c3] = int32(e - 3)
+	}
+	for ; e > 0; e-- {
+		c := low[e-1]
 		next[e-1] = head[c]
 		head[c] = int32(e)
-		next[e-2] = head[d]
-		head[d] = int32(e - 1)
-	}
-	if e == 1 {
-		c := low[0]
-		next[0] = head[c]
-		head[c] = 1
 	}
 }
 
