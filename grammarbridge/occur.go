@@ -88,19 +88,25 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	if !o.indexed {
 		m.byteIndex()
 	}
+	s := &o.slots[tok.search]
+	if s.at == 0 {
+		s.at = uint8(1 + rareByte(tok))
+	}
 	lo := o.npos
+	s.gen, s.lo, s.hi = o.gen, int32(lo), int32(lo)
+	j := int(s.at) - 1
+	if o.head[tok.lower[j]] == 0 {
+		// The byte is not in the input, so neither is the token.
+		return -1
+	}
 	if len(o.pos)-lo < len(m.lower) {
 		// Room for every place, so that walk makes no call.
 		o.pos = append(o.pos[:lo], make([]int32, len(m.lower))...)
 		o.pos = o.pos[:cap(o.pos)]
 	}
-	s := &o.slots[tok.search]
-	if s.at == 0 {
-		s.at = uint8(1 + rareByte(tok))
-	}
-	hi, first := o.walk(tok, m.lowerPad, len(m.lower), from, int(s.at)-1)
+	hi, first := o.walk(tok, m.lowerPad, len(m.lower), from, j)
 	o.npos = hi
-	s.gen, s.lo, s.hi = o.gen, int32(lo), int32(hi)
+	s.hi = int32(hi)
 	return first
 }
 
@@ -187,19 +193,23 @@ func (m *matcher) byteIndex() {
 	head := &o.head
 	clear(head[:128])
 	// Backwards, so that each byte's list comes out in order; e is 1 +
-	// the place, two at a time.
+	// the place, four at a time.
 	e := len(low)
-	for ; e >= 2; e -= 2 {
-		c, d := low[e-1], low[e-2]
+	for ; e >= 4; e -= 4 {
+		c0, c1, c2, c3 := low[e-1], low[e-2], low[e-3], low[e-4]
+		next[e-1] = head[c0]
+		head[c0] = int32(e)
+		next[e-2] = head[c1]
+		head[c1] = int32(e - 1)
+		next[e-3] = head[c2]
+		head[c2] = int32(e - 2)
+		next[e-4] = head[c3]
+		head[c3] = int32(e - 3)
+	}
+	for ; e > 0; e-- {
+		c := low[e-1]
 		next[e-1] = head[c]
 		head[c] = int32(e)
-		next[e-2] = head[d]
-		head[d] = int32(e - 1)
-	}
-	if e == 1 {
-		c := low[0]
-		next[0] = head[c]
-		head[c] = 1
 	}
 }
 

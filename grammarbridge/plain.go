@@ -384,7 +384,6 @@ type topSlot struct {
 // are built in the arena (buildFrame) and copied.
 func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
 	alts := m.g.vt.alts
-	a := &alts[trail[0].alt]
 	ts := b.top // made by resetArena
 	var bound uint64
 	i := 1
@@ -417,33 +416,20 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 				i += 2
 				continue
 			}
-			if alts[ev.alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evNum && trail[i+2].kind == evEnd {
-				// A rule that is one number ("-> n"): no frame either.
-				if ev.slot >= 0 {
-					num := trail[i+1].num
-					ts[ev.slot&(topSlots-1)] = topSlot{num, hashValue(num), mkStats(1, 0)}
-					bound |= slotBit(ev.slot)
-				}
-				i += 2
+			if ev.slot < 0 {
+				// A rule whose value nothing reads (the value is built from
+				// variables): skip its frame.
+				i = frameEnd(trail, i)
 				continue
 			}
-			// Another rule: built in the arena (from slot 1 of slotBuf:
-			// buildFrame defers a frame at base 0), then copied.
-			var v nval
-			v, i = m.buildFrame(trail, i, 1)
-			if ev.slot >= 0 {
-				s := topSlot{st: v.st}
-				if v.n != undefNode {
-					s.v, s.h = m.plainNode(b, v.n), v.h
-				}
-				ts[ev.slot&(topSlots-1)] = s
-				bound |= slotBit(ev.slot)
-			}
+			// Another rule (nestedSlot).
+			ts[ev.slot&(topSlots-1)], i = m.nestedSlot(b, trail, i)
+			bound |= slotBit(ev.slot)
 		case evEnd:
 			// The ops: nested literals into their temporary slots, the
 			// last one the value.
 			bound |= 1 << 63
-			ops := a.ops
+			ops := alts[trail[0].alt].ops
 			last := len(ops) - 1
 			for j := range ops[:last] {
 				op := &ops[j]
@@ -463,6 +449,70 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 		}
 	}
 	return nil, hashNil, 0, i // never: a trail's frames all end
+}
+
+// nestedSlot returns the value of the rule whose frame begins at
+// trail[i] inside a top-level frame (topValue), and the index of its
+// end, when it is not one wildcard (topValue takes those in place). A
+// rule that is one number, or a constant (a keyword, "-> 1"), or one
+// variable bound to such a constant needs no frame; another is built
+// in the arena (from slot 1 of slotBuf: buildFrame defers a frame at
+// base 0) and copied.
+func (m *matcher) nestedSlot(b *plainBufs, trail []event, i int) (topSlot, int) {
+	alts := m.g.vt.alts
+	if alts[trail[i].alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evNum && trail[i+2].kind == evEnd {
+		num := trail[i+1].num
+		return topSlot{num, hashValue(num), mkStats(1, 0)}, i + 2
+	}
+	if k, c := topConst(alts, trail, i); k > i {
+		v := alts[c].v
+		if v.n == undefNode {
+			return topSlot{st: v.st}, k
+		}
+		return topSlot{m.g.vt.lits[-v.n-1], v.h, v.st}, k
+	}
+	v, k := m.buildFrame(trail, i, 1)
+	s := topSlot{st: v.st}
+	if v.n != undefNode {
+		s.v, s.h = m.plainNode(b, v.n), v.h
+	}
+	return s, k
+}
+
+// frameEnd returns the index of the end of the frame that begins at
+// trail[i].
+func frameEnd(trail []event, i int) int {
+	depth := 0
+	for ; i < len(trail); i++ {
+		switch trail[i].kind {
+		case evBegin:
+			depth++
+		case evEnd:
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return i // never: a trail's frames all end
+}
+
+// topConst returns, when the frame at trail[i] is an alternative with
+// nothing inside whose value is a constant (a keyword, "-> 1"), or one
+// whose value is its only variable, bound to such a frame, the index of
+// its end and the constant's alternative; otherwise i. Those values need
+// no frame (enumerations: <UnitsSpec> = in $(u:<Units>) -> u).
+func topConst(alts []altVal, trail []event, i int) (int, int32) {
+	if i+1 >= len(trail) {
+		return i, 0
+	}
+	if c := trail[i].alt; alts[c].how == avConst && trail[i+1].kind == evEnd {
+		return i + 1, c
+	}
+	if alts[trail[i].alt].oneVar && i+3 < len(trail) && trail[i+1].kind == evBegin && trail[i+1].slot >= 0 &&
+		trail[i+2].kind == evEnd && trail[i+3].kind == evEnd && alts[trail[i+1].alt].how == avConst {
+		return i + 3, trail[i+1].alt
+	}
+	return i, 0
 }
 
 // textEntrySlow returns the cache entry of the input's text a:b with its

@@ -163,7 +163,7 @@ func (m *matcher) insertResult(v any, h uint64, st stats) int {
 				return i
 			}
 		}
-		m.results = append(rs, result{v: v, st: st, order: m.work, hash: h})
+		m.results = append(m.results, result{v: v, st: st, order: m.work, hash: h})
 		if k+1 == linearResults {
 			m.indexResults()
 		}
@@ -180,7 +180,7 @@ func (m *matcher) insertResult(v any, h uint64, st stats) int {
 			}
 		}
 	}
-	m.results = append(rs, result{v: v, st: st, order: m.work, hash: h})
+	m.results = append(m.results, result{v: v, st: st, order: m.work, hash: h})
 	if 2*(k+1) > len(t) {
 		m.indexResults()
 	} else {

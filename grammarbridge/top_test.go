@@ -41,9 +41,9 @@ func checkTop(t *testing.T, count *int) func(*matcher) {
 
 // TestTopValues checks values written straight from a parse's events
 // (topValue) against the evaluator: texts, numbers and nested rules'
-// values (objects, numbers, undefined with counts) in the top frame,
-// unbound and undefined variables in objects and arrays, objects of more
-// than 64 properties, and every parse of the shared data's cases.
+// values (objects, numbers, constants, undefined with counts) in the top
+// frame, unbound and undefined variables in objects and arrays, objects
+// of more than 64 properties, and every parse of the shared data's cases.
 func TestTopValues(t *testing.T) {
 	var long strings.Builder
 	for i := range 70 {
@@ -66,9 +66,11 @@ func TestTopValues(t *testing.T) {
 <Or> = or $(c:string) -> c;
 <Und> = und $(x:string) -> x.foo;
 <Pair> = pair $(x:string) and $(y:number) -> { x, y, z: [y] };
-<Obj> = set $(a:string) $(n:<To>)? $(c:<Or>)? $(u:<Und>)? $(p:<Pair>)? now $(k:number)?
-    -> { actionName: "set", parameters: { a: a, again: a, n: n, c: c, u: u, p: p, k: k, list: [a, c, n, u, p, "x"], inner: { c: c, lit: true } } };
-<Long> = long $(a:string) with $(b:number) $(u:<Und>)? -> { ` + long.String() + ` };
+<Color> = red -> "r" | blue | green -> undefined;
+<ColorSpec> = colored $(c:<Color>) -> c;
+<Obj> = set $(a:string) $(n:<To>)? $(c:<Or>)? $(u:<Und>)? $(p:<Pair>)? now $(k:number)? $(col:<Color>)? $(cs:<ColorSpec>)?
+    -> { actionName: "set", parameters: { a: a, again: a, n: n, c: c, u: u, p: p, k: k, col, cs, list: [a, c, n, u, p, "x", col, cs], inner: { c: c, lit: true } } };
+<Long> = long $(a:string) with $(b:number) $(u:<Und>)? <Pair>? <To>? -> { ` + long.String() + ` };
 <Arr> = arr $(a:string) $(u:<Und>)? $(c:<Or>)? -> [a, u, c, null, 1];`
 	g := mustCompile(t, src, Options{})
 	n := 0
@@ -76,7 +78,8 @@ func TestTopValues(t *testing.T) {
 	for _, in := range []string{
 		"set red now", "set red to 3 now 4", "set red or blue now", "set red und x now",
 		"set red pair q and 2 now", "set a b to 1 or c und d pair e and 5 now 6",
-		"long red with 3", "long red with 3 und x", "arr x", "arr x und y or z", "arr x or z",
+		"set x now red", "set x now blue colored green", "set x now 2 green colored blue", "set x now colored red",
+		"long red with 3", "long red with 3 und x", "long red with 3 pair x and 4 to 5", "arr x", "arr x und y or z", "arr x or z",
 	} {
 		if _, err := g.Match(in); err != nil {
 			t.Fatal(err)
@@ -149,5 +152,37 @@ func TestRecordLastFrame(t *testing.T) {
 	}
 	if n := len(b.props); n != props+2 {
 		t.Errorf("%d properties taken, want 2", n-props)
+	}
+}
+
+// TestTopSkipsUnread checks that topValue does not build the value of a
+// nested rule that nothing reads (a rule part not captured, whose frame
+// is on the trail for the captures inside it): only the parse's own
+// object takes room.
+func TestTopSkipsUnread(t *testing.T) {
+	g := mustCompile(t, `<P> = pair $(x:wildcard) and $(y:number) -> { x, y, z: [x] };
+<Start> = go $(a:wildcard) <P> -> { a };`, Options{})
+	n := 0
+	g.recordHook = func(m *matcher) {
+		trail := m.tbuf[:m.tn]
+		if !m.g.vt.alts[trail[0].alt].top {
+			t.Fatal("the top frame is not written by topValue")
+		}
+		n++
+		b := &m.plain
+		b.objs, b.props, b.elems = make([]Object, 0, 8), make([]Prop, 0, 8), make([]any, 0, 8)
+		v, _, _, _ := m.topValue(b, trail)
+		if got := Canonical(v); got != `{"a":"q"}` {
+			t.Errorf("value %s", got)
+		}
+		if len(b.objs) != 1 || len(b.props) != 1 || len(b.elems) != 0 {
+			t.Errorf("%d objects, %d properties, %d elements taken; want 1, 1, 0", len(b.objs), len(b.props), len(b.elems))
+		}
+	}
+	if _, err := g.Match("go q pair r and 2"); err != nil {
+		t.Fatal(err)
+	}
+	if n == 0 {
+		t.Fatal("no parse checked")
 	}
 }
