@@ -32,6 +32,11 @@ import (
 // same place by other paths (code-editor: 5 of 6): from the second on,
 // its ends are kept for the input (matcher.sTab, sKept).
 //
+// The shared parts of a prefix-tree node (share.go) that leave no trail
+// (literals, keywords whose value is not used, simple parts), possibly
+// followed by one wildcard, are walked the same way: each end is a way
+// they matched, collected without stepping them (walkShared).
+//
 // Other rule parts entered with a wildcard open, whose alternatives all
 // begin with a literal, a group of keywords or a number (<CCOptional> =
 // ('cc' | 'copy') $(cc:string)), are entered only when one of those
