@@ -237,6 +237,12 @@ type matcher struct {
 	sBase      int
 	sStack     [maxSimpleDepth]simpleFrame
 	sT, sA, sB int32
+	// The ends of walks with a wildcard open, kept for this input: sTab
+	// holds, for a rule and place, sGen<<32 | index in sKept<<12 | count
+	// (valid when sGen is this input's).
+	sTab  []uint64
+	sKept []simpleEnd
+	sGen  uint32
 
 	// inEnd is the input's length, or no length at all when paths are
 	// not to be dropped by the input they need (calt.minFrom): for
@@ -273,6 +279,11 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	m.lowerInput()
 	m.shareOuts, m.shareSegs, m.shareCols, m.shareActive, m.silent = m.shareOuts[:0], m.shareSegs[:0], m.shareCols[:0], 0, 0
 	m.resetArena()
+	m.sKept = m.sKept[:0]
+	if m.sGen++; m.sGen == 0 {
+		clear(m.sTab)
+		m.sGen = 1
+	}
 	// The dense memo table is reused with a new generation; an input too
 	// long for it uses the map. Clearing a map costs its capacity: big
 	// ones are dropped instead.

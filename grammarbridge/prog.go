@@ -315,7 +315,7 @@ type cpart struct {
 	silent   bool
 	optional bool  // ? (or * for rules)
 	repeat   bool  // * or +
-	simple   uint8 // simpleShut, simpleOpen: matched without entering its rule (simple.go)
+	simple   uint8 // simpleShut, simpleOpen, simpleLead: how step treats the rule part (simple.go)
 	rule     *crule
 	name     string // variable name, or rule name for references (for expected lists)
 	typ      string // capture type as written

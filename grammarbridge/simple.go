@@ -28,7 +28,14 @@ import (
 // literal or a group of keywords is walked the same way from every place
 // its first literals are found after the wildcard's start (each place is
 // a split of the wildcard): an end is then the place the wildcard ends
-// and the place the rule does.
+// and the place the rule does. Such a walk is often made again at the
+// same place by other paths (code-editor: 5 of 6): from the second on,
+// its ends are kept for the input (matcher.sTab, sKept).
+//
+// The shared parts of a prefix-tree node (share.go) that leave no trail
+// (literals, keywords whose value is not used, simple parts), possibly
+// followed by one wildcard, are walked the same way: each end is a way
+// they matched, collected without stepping them (walkShared).
 //
 // Other rule parts entered with a wildcard open, whose alternatives all
 // begin with a literal, a group of keywords or a number (<CCOptional> =
@@ -237,7 +244,26 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 	base := len(m.sEnds)
 	m.sBase, m.sT = base, -1
 	if w.start >= 0 {
-		m.simpleAfter(p.rule, w)
+		// With a wildcard open (pos is its start), the same rule may be
+		// walked again at the same place from other paths: from the
+		// second walk on, its ends are kept for this input (as rule
+		// outcomes are memoized from a rule's second visit: most are
+		// visited once).
+		if slot := m.simpleSlot(p.rule, pos); slot == nil {
+			m.simpleAfter(p.rule, w)
+		} else if v := *slot; uint32(v>>32) != m.sGen {
+			*slot = uint64(m.sGen)<<32 | visitedOnce
+			m.simpleAfter(p.rule, w)
+		} else if uint32(v) != visitedOnce {
+			from := int(uint32(v) >> 12)
+			m.sEnds = append(m.sEnds, m.sKept[from:from+int(v&0xfff)]...)
+		} else {
+			m.simpleAfter(p.rule, w)
+			if k := len(m.sEnds) - base; k < 0x1000 && len(m.sKept) < 1<<20-1 && m.err == nil {
+				*slot = uint64(m.sGen)<<32 | uint64(len(m.sKept))<<12 | uint64(k)
+				m.sKept = append(m.sKept, m.sEnds[base:]...)
+			}
+		}
 	} else {
 		r := p.rule
 		ch, known := m.firstByte(pos, noWild)
@@ -266,6 +292,23 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 		m.stepMemo(c, a, i+1, pos, w)
 	}
 	return true
+}
+
+// simpleSlot returns where the ends of simple rule r walked at pos with a
+// wildcard open from pos are kept for this input (see matcher.sKept), or
+// nil when the table would be too big.
+func (m *matcher) simpleSlot(r *crule, pos int) *uint64 {
+	n := len(m.in) + 1
+	if i := int(r.id)*n + pos; i < len(m.sTab) {
+		// Entries of earlier inputs have older generations.
+		return &m.sTab[i]
+	}
+	size := m.g.nrules * n
+	if size > maxMemoTab {
+		return nil
+	}
+	m.sTab = make([]uint64, size, size+size/2)
+	return &m.sTab[int(r.id)*n+pos]
 }
 
 // simpleAfter lists the ends of simple rule r with wildcard w open: from

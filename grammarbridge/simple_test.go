@@ -12,7 +12,7 @@ import (
 // (captured, repeated, with a capture inside, recursive, a nullable
 // or optional first part after a wildcard).
 const simpleGrammar = `
-<Start> = <Make> | <Find> | <Make2> | <Pair> | <Loop>;
+<Start> = <Make> | <Find> | <Make2> | <Rev> | <Pair> | <Loop>;
 <Make> = <Verb> $(what:wildcard) <With> $(cap:wildcard) -> { what, cap }
        | <Verb> $(what:wildcard) (<Opt>)? now -> { opt: what };
 <Make2> = just <Verb> <Single> $(what:wildcard) -> { what };
@@ -32,6 +32,8 @@ const simpleGrammar = `
 <Cap> = (cc | copy) $(x:wildcard) -> x | $(n:number) items -> n | blind copy -> "b";
 <Mid> = (to | and) (then)? | (so)? (too | also);
 <Loop> = loop <L1> -> "loop";
+<Rev> = rev $(x:wildcard) (<W2>)? (<W2>)? (<W2>)? $(y:wildcard) -> [x, y];
+<W2> = (with | use) (the)? caption | captioned;
 <L1> = (<L2>)? end;
 <L2> = again <L1> | more;
 `
@@ -49,10 +51,10 @@ func TestEngineSimple(t *testing.T) {
 		"make me cat maybe later now", "make me cat soon now", "make me cat now",
 		"find a xy b", "find a x y b", "find axyb", "find again again it", "find alpha it",
 		"pair a to b", "pairc a", "pairc a cc b", "pairc a b copy", "pairc a 3 items", "pairc 3 items", "pairc a blind copy", "pairc cc", "find a xz b", "find a x z y b", "pair a to then b", "pair a so too b", "pair a also b", "pair to to then to b",
-		"loop more end", "loop end", "loop again more end end", "loop again end end",
+		"loop more end", "rev a with caption b", "rev a use the caption with caption b", "rev a captioned c captioned d", "rev a b", "rev with caption caption", "loop end", "loop again more end end", "loop again end end",
 	}
 	words := strings.Fields("create make me a an the with caption captioned it them should be use single image images " +
-		"photo of showing maybe later soon now find x y z xy xz again alpha pair to and then so too also loop more end cat please")
+		"photo of showing maybe later soon now find x y z xy xz again alpha pair to and then so too also loop more end cat please rev captioned")
 	rng := rand.New(rand.NewPCG(4, 4))
 	for range 600 {
 		n := 2 + rng.IntN(7)
@@ -60,7 +62,7 @@ func TestEngineSimple(t *testing.T) {
 		for j := range ws {
 			ws[j] = words[rng.IntN(len(words))]
 		}
-		switch rng.IntN(6) {
+		switch rng.IntN(7) {
 		case 0:
 			ws[0] = "create"
 		case 1:
@@ -71,6 +73,8 @@ func TestEngineSimple(t *testing.T) {
 			ws[0] = "pairc"
 		case 4:
 			ws[0] = "just"
+		case 5:
+			ws[0] = "rev"
 		}
 		inputs = append(inputs, strings.Join(ws, " "))
 	}
