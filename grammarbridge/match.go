@@ -526,7 +526,7 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 		test = known && p.rule.firstIdx == nil
 		if len(alts) > 1 && m.asciiState == 1 {
 			// The first word (see firstWord) where the first byte is.
-			x, xok = le.LittleEndian.Uint64(m.lowerPad[q:]), true
+			x, xok = m.word8(q), true
 		}
 	}
 	for _, sub := range alts {

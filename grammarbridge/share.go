@@ -1,7 +1,5 @@
 package grammarbridge
 
-import le "encoding/binary"
-
 // This file holds prefix sharing: alternatives that are tried one after
 // the other and begin with the same parts (<Polite> ('create' | 'make')
 // ('a')? ('new')? ... in several alternatives of a rule) have those parts
@@ -546,7 +544,7 @@ func (m *matcher) firstWord(pos int) (x uint64, ok bool) {
 	}
 	// At the end of the input the bytes mean nothing: every literal fails
 	// there anyway.
-	return le.LittleEndian.Uint64(m.lowerPad[pos:]), true
+	return m.word8(pos), true
 }
 
 // firstWordState is firstWord with its result as tryTree keeps it: the
