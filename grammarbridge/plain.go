@@ -542,6 +542,9 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 	if !op.masked {
 		return m.topObjLong(b, op, ts, bound)
 	}
+	if op.vars == 0 {
+		return m.topObjFixed(b, op, ts)
+	}
 	present := op.always
 	for x := bound & op.vars; x != 0; x &= x - 1 {
 		present |= op.bySlot[bits.TrailingZeros64(x)]
@@ -580,6 +583,42 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 	b.objs = b.objs[:len(b.objs)+1]
 	obj := &b.objs[len(b.objs)-1]
 	obj.Props = ps[start:j:j]
+	return obj, mix64(objectSeed + sum), st
+}
+
+// topObjFixed is topObj for an object that reads no variable (its
+// properties are literals and nested literals, which are never
+// undefined: { actionName: "play", parameters: {...} }): every property
+// is written, in order, without a bit set.
+func (m *matcher) topObjFixed(b *plainBufs, op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
+	props := op.props
+	if cap(b.props)-len(b.props) < len(props) {
+		b.newProps(len(props))
+	}
+	start := len(b.props)
+	b.props = b.props[:start+len(props)]
+	out := b.props[start : start+len(props) : start+len(props)]
+	props = props[:len(out)]
+	var sum uint64
+	var st stats
+	for i := range out {
+		p := &props[i]
+		if p.kind == vkLit { // its hash term is known
+			out[i] = Prop{p.name, p.lit}
+			sum += p.lsum
+			continue
+		}
+		s := &ts[p.arg&(topSlots-1)]
+		st += s.st
+		out[i] = Prop{p.name, s.v}
+		sum += propHash(p.kmul, s.h)
+	}
+	if len(b.objs) == cap(b.objs) {
+		b.newObjs()
+	}
+	b.objs = b.objs[:len(b.objs)+1]
+	obj := &b.objs[len(b.objs)-1]
+	obj.Props = out
 	return obj, mix64(objectSeed + sum), st
 }
 
