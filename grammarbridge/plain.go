@@ -4,9 +4,12 @@ package grammarbridge
 // once per parse, while its hash is computed. Nearly every parse is a new
 // result (code-editor: 58.6 results of 58.6 parses per input), so the
 // value is written before it is compared: a duplicate gives back what it
-// took. The parse's top-level value is written straight from its frame's
-// slots by its ops (plainOps), without arena nodes; any other value is
-// built in the arena first and copied (plainNode).
+// took. The parse's top-level value, when it is object and array
+// literals (nearly always), is written in one pass over the parse's
+// events (topValue): each wildcard's text goes from the text cache
+// straight to its slot, and the ops read the slots, without arena nodes.
+// Any other value is built in the arena and written from its frame's
+// slots (plainOps) or copied (plainNode).
 
 import (
 	"math"
@@ -380,8 +383,9 @@ type topSlot struct {
 // index of that frame's end. It is buildFrame and plainOps in one pass:
 // a wildcard's text goes from its cache entry (boxed, hashed and measured
 // once per match) straight to the frame's slot as the plain value, and the
-// ops read the slots without looking at the arena. Nested rules' values
-// are built in the arena (buildFrame) and copied.
+// ops read the slots without looking at the arena. A nested rule that is
+// one wildcard is read in place, one whose value nothing reads is
+// skipped, and the others' values come from nestedSlot.
 func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
 	alts := m.g.vt.alts
 	ts := b.top // made by resetArena
@@ -391,7 +395,8 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 		ev := &trail[i]
 		switch ev.kind {
 		case evWild:
-			// textEntry, its cache hit in place.
+			// The text's cache entry, tested in place (textEntrySlow
+			// when it is not there yet).
 			e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]
 			if e.key != uint64(ev.a)<<32|uint64(ev.b)+1 || e.node == 0 || e.v == nil {
 				e = m.textEntrySlow(ev.a, ev.b)
@@ -542,6 +547,9 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 	if !op.masked {
 		return m.topObjLong(b, op, ts, bound)
 	}
+	if op.vars == 0 {
+		return m.topObjFixed(b, op, ts)
+	}
 	present := op.always
 	for x := bound & op.vars; x != 0; x &= x - 1 {
 		present |= op.bySlot[bits.TrailingZeros64(x)]
@@ -580,6 +588,43 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 	b.objs = b.objs[:len(b.objs)+1]
 	obj := &b.objs[len(b.objs)-1]
 	obj.Props = ps[start:j:j]
+	return obj, mix64(objectSeed + sum), st
+}
+
+// topObjFixed is topObj for an object that reads no variable (its
+// properties are literals and nested literals, which are never
+// undefined: { actionName: "play", parameters: {...} }): every property
+// is written, in order, without a bit set. A frame topValue writes has
+// fewer than 63 variables, so an object that reads one has it in vars.
+func (m *matcher) topObjFixed(b *plainBufs, op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
+	props := op.props
+	if cap(b.props)-len(b.props) < len(props) {
+		b.newProps(len(props))
+	}
+	start := len(b.props)
+	b.props = b.props[:start+len(props)]
+	out := b.props[start : start+len(props) : start+len(props)]
+	props = props[:len(out)]
+	var sum uint64
+	var st stats
+	for i := range out {
+		p := &props[i]
+		if p.kind == vkLit { // its hash term is known
+			out[i] = Prop{p.name, p.lit}
+			sum += p.lsum
+			continue
+		}
+		s := &ts[p.arg&(topSlots-1)]
+		st += s.st
+		out[i] = Prop{p.name, s.v}
+		sum += propHash(p.kmul, s.h)
+	}
+	if len(b.objs) == cap(b.objs) {
+		b.newObjs()
+	}
+	b.objs = b.objs[:len(b.objs)+1]
+	obj := &b.objs[len(b.objs)-1]
+	obj.Props = out
 	return obj, mix64(objectSeed + sum), st
 }
 

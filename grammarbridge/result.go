@@ -85,9 +85,10 @@ type result struct {
 }
 
 // record builds the value of the parse on the trail and adds it to the
-// results. The value is written as a plain value at once (plain.go), the
-// top-level object straight from its frame: a value already found gives
-// back the objects it took.
+// results. The value is written as a plain value at once (plain.go),
+// straight from the trail's events when its top-level frame's value is
+// object and array literals (topValue): a value already found gives back
+// the room it took.
 func (m *matcher) record() {
 	m.keepTrail() // for the success memo (succ.go)
 	m.succ++

@@ -186,3 +186,40 @@ func TestTopSkipsUnread(t *testing.T) {
 		t.Fatal("no parse checked")
 	}
 }
+
+// TestManyVariables checks a top-level frame of more variables than
+// topValue takes (63 and more: its slots are cleared, not tracked), whose
+// value record writes through the arena's frame (plainOps).
+func TestManyVariables(t *testing.T) {
+	var parts, props, in, want strings.Builder
+	want.WriteString(`{"kind":"many"`)
+	for i := range 66 {
+		fmt.Fprintf(&parts, " k%d $(v%d:wildcard)", i, i)
+		fmt.Fprintf(&props, ", v%d", i)
+		fmt.Fprintf(&in, " k%d x%d", i, i)
+		fmt.Fprintf(&want, `,"v%d":"x%d"`, i, i)
+	}
+	want.WriteString(`,"list":["x0","x65"]}`)
+	src := `<Start> =` + parts.String() + ` -> { kind: "many"` + props.String() + `, list: [v0, v65] };`
+	g := mustCompile(t, src, Options{})
+	for _, a := range g.vt.alts {
+		if a.top {
+			t.Fatal("a frame of 66 variables is written by topValue")
+		}
+	}
+	ms, err := g.Match(in.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 {
+		t.Fatalf("%d matches", len(ms))
+	}
+	b, _ := ms[0].Value.(*Object).MarshalJSON()
+	if string(b) != want.String() {
+		t.Errorf("got %s\nwant %s", b, want.String())
+	}
+	if ms[0].MatchedValues != 68 { // each read counts: v0 and v65 twice
+		t.Errorf("%d matched values, want 68", ms[0].MatchedValues)
+	}
+	checkHashes(t, g, in.String())
+}
