@@ -442,7 +442,7 @@ func trailFree(parts []cpart) bool {
 		p := &parts[i]
 		switch {
 		case p.kind == partString:
-		case p.kind == partRules && !p.repeat && (p.keywords && !p.valueUsed || p.simple != simpleNo):
+		case p.kind == partRules && !p.repeat && (p.keywords && !p.valueUsed || p.simple == simpleShut || p.simple == simpleOpen):
 		default:
 			return false
 		}

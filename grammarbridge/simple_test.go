@@ -133,3 +133,24 @@ func TestEngineSimple(t *testing.T) {
 		t.Errorf("simple groups: %v, want 3 or more simpleOpen (those of <Verb>, <Single>, <With>)", groups)
 	}
 }
+
+// TestEngineSharedLead: alternatives that begin alike with a captured rule
+// whose alternatives begin with a literal (a rule part simpleLead marks,
+// not simple) are stepped, not walked as trail-free shared parts: the walk
+// does not take its number (a nil rule there crashed verbs' /deny).
+func TestEngineSharedLead(t *testing.T) {
+	const src = `
+<Start> = $(id:<Word>) $(always:<Always>)? $(reason:wildcard)? -> { id, always, reason }
+    | $(id:<Word>) $(reason:wildcard) $(always:<Always>) -> { id, always, reason };
+<Word> = zw $(i:number) -> i;
+<Always> = always -> true | from now on -> true;
+`
+	fast := mustCompile(t, src, Options{})
+	slow := mustCompile(t, src, Options{naive: true})
+	for _, in := range []string{"zw1", "zw 1 zq 2", "zw0 zq1 always", "zw4 from now on", "zw", "always"} {
+		compareNaive(t, fast, slow, in)
+	}
+	if ms, err := fast.Match("zw0 zq1 always"); err != nil || len(ms) != 2 {
+		t.Fatalf("zw0 zq1 always: %d matches, %v; want 2", len(ms), err)
+	}
+}
