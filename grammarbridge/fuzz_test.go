@@ -65,6 +65,20 @@ func FuzzMatch(f *testing.F) {
 		n, _ := Compile(FSLoader{os.DirFS("testdata")}, name, Options{WorkLimit: 200000, naive: true})
 		naive = append(naive, n)
 	}
+	// The verbs' argument grammars, against the naive matcher too.
+	files, _ := filepath.Glob(filepath.Join("..", "verbs", "grammars", "*.agr"))
+	for _, file := range files {
+		if filepath.Base(file) == "common.agr" {
+			continue
+		}
+		g, err := Compile(OSLoader{}, file, Options{WorkLimit: 50000})
+		if err != nil {
+			f.Fatal(err)
+		}
+		gs = append(gs, g)
+		n, _ := Compile(OSLoader{}, file, Options{WorkLimit: 200000, naive: true})
+		naive = append(naive, n)
+	}
 	base := os.Getenv("DIALECT_DATA")
 	if base == "" {
 		base = filepath.Join("..", "..", "shared", "data")
@@ -75,7 +89,7 @@ func FuzzMatch(f *testing.F) {
 		}
 	}
 	for _, s := range []string{"play Stand by Me by Ben E. King", "pause the music", "select twenty one songs", "sum 1 and 2",
-		"'create' 'a' 'function' 'called' x 'in' y", "¿pause?", "what's the weather in Paris", "", "\xff\xfe", "ΣΑΣ σας"} {
+		"'create' 'a' 'function' 'called' x 'in' y", "¿pause?", "what's the weather in Paris", "", "\xff\xfe", "ΣΑΣ σας", "zw1 zq2 always"} {
 		for i := range gs {
 			f.Add(uint8(i), s)
 		}
