@@ -222,6 +222,11 @@ func (m *matcher) leadFound(r *crule, from int) bool {
 // alternatives' first parts occurs after wstart, and the rule was not
 // entered there before (its outcomes are then at hand, or will be
 // memoized). Not for Explain and the plain search.
+//
+// The same test is often made again from the same wildcard start, by
+// the other ways the parts before it matched (image: a third of the
+// tests, email: half): a rule found not to begin is marked so for the
+// input in the table of simple walks (noLeadMark), as it found nothing.
 func (m *matcher) noLead(p *cpart, pos, wstart int) bool {
 	if m.track || m.g.opts.naive {
 		return false
@@ -229,8 +234,24 @@ func (m *matcher) noLead(p *cpart, pos, wstart int) bool {
 	if slot := m.memoSlot(p.rule, pos, true, m.memoUsed(p)); slot != nil && uint32(*slot>>32) == m.gen {
 		return false
 	}
-	return !m.leadFound(p.rule, wstart)
+	mark := uint64(m.sGen)<<32 | noLeadMark
+	s := m.simpleSlot(p.rule, wstart)
+	if s != nil && *s == mark {
+		return true
+	}
+	if m.leadFound(p.rule, wstart) {
+		return false
+	}
+	if s != nil && uint32(*s>>32) != m.sGen {
+		*s = mark
+	}
+	return true
 }
+
+// noLeadMark is the low half of a slot of matcher.sTab whose rule
+// leadFound found not to begin after the place (noLead). The ends kept
+// by simple are below it (an index under 1<<20-1, shifted by 12).
+const noLeadMark = 0xFFFFFFFE
 
 // simple matches the simple rule part p (part i of a) at pos with w open,
 // then goes on with part i+1 from each place it ends, in search order,
@@ -251,7 +272,9 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 		// visited once).
 		if slot := m.simpleSlot(p.rule, pos); slot == nil {
 			m.simpleAfter(p.rule, w)
-		} else if v := *slot; uint32(v>>32) != m.sGen {
+		} else if v := *slot; uint32(v>>32) != m.sGen || uint32(v) == noLeadMark {
+			// (A rule used as simpleLead elsewhere may have been marked
+			// by noLead: walked as if not.)
 			*slot = uint64(m.sGen)<<32 | visitedOnce
 			m.simpleAfter(p.rule, w)
 		} else if uint32(v) != visitedOnce {
