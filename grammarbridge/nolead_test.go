@@ -40,7 +40,7 @@ func TestEngineNoLead(t *testing.T) {
 		m := fast.newMatcher(in, false)
 		m.run()
 		for _, v := range m.sTab {
-			if v == uint64(m.sGen)<<32|noLeadMark {
+			if v == m.sGen {
 				marked++
 			}
 		}
