@@ -292,6 +292,9 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 		// separators from a later start: none is missed).
 		k := m.simpleKeep(p.rule)
 		if k != nil && k.gen == m.sGen && int(k.w0) <= w.start {
+			// Reading the ends is work, as the walk was: the limit
+			// bounds how often they are read.
+			m.work += int(k.n)
 			ev := &m.tbuf[w.ev]
 			for _, se := range m.sKept[k.from : k.from+k.n] {
 				if int(se.t) >= w.start && m.setWild(w, int(se.t)) {
