@@ -237,12 +237,15 @@ type matcher struct {
 	sBase      int
 	sStack     [maxSimpleDepth]simpleFrame
 	sT, sA, sB int32
-	// The ends of walks with a wildcard open, kept for this input: sTab
-	// holds, for a rule and place, sGen<<32 | index in sKept<<12 | count
-	// (valid when sGen is this input's).
-	sTab  []uint64
-	sKept []simpleEnd
-	sGen  uint32
+	// The ends of walks with a wildcard open, kept for this input:
+	// sRules holds, for a rule, the first place its walk started and
+	// where in sKept its ends are (valid when gen is sGen); sTab holds,
+	// for a rule and place, sGen where noLead found the rule cannot
+	// begin.
+	sTab   []uint32
+	sRules []simpleKeep
+	sKept  []simpleEnd
+	sGen   uint32
 
 	// inEnd is the input's length, or no length at all when paths are
 	// not to be dropped by the input they need (calt.minFrom): for
@@ -281,7 +284,8 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	m.resetArena()
 	m.sKept = m.sKept[:0]
 	if m.sGen++; m.sGen == 0 {
-		clear(m.sTab)
+		clear(m.sTab[:cap(m.sTab)])
+		clear(m.sRules)
 		m.sGen = 1
 	}
 	// The dense memo table is reused with a new generation; an input too

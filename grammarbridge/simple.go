@@ -28,9 +28,9 @@ import (
 // literal or a group of keywords is walked the same way from every place
 // its first literals are found after the wildcard's start (each place is
 // a split of the wildcard): an end is then the place the wildcard ends
-// and the place the rule does. Such a walk is often made again at the
-// same place by other paths (code-editor: 5 of 6): from the second on,
-// its ends are kept for the input (matcher.sTab, sKept).
+// and the place the rule does. Such a walk is often made again, at the
+// same place or a later one, by other paths: the ends of a rule's first
+// walk are kept for the input and read by the later ones (simpleKeep).
 //
 // The shared parts of a prefix-tree node (share.go) that leave no trail
 // (literals, keywords whose value is not used, simple parts), possibly
@@ -222,6 +222,11 @@ func (m *matcher) leadFound(r *crule, from int) bool {
 // alternatives' first parts occurs after wstart, and the rule was not
 // entered there before (its outcomes are then at hand, or will be
 // memoized). Not for Explain and the plain search.
+//
+// The same test is often made again from the same wildcard start, by
+// the other ways the parts before it matched (image: a third of the
+// tests, email: half): a rule found not to begin is marked so for the
+// input (matcher.sTab).
 func (m *matcher) noLead(p *cpart, pos, wstart int) bool {
 	if m.track || m.g.opts.naive {
 		return false
@@ -229,7 +234,37 @@ func (m *matcher) noLead(p *cpart, pos, wstart int) bool {
 	if slot := m.memoSlot(p.rule, pos, true, m.memoUsed(p)); slot != nil && uint32(*slot>>32) == m.gen {
 		return false
 	}
-	return !m.leadFound(p.rule, wstart)
+	s := m.noLeadSlot(p.rule, wstart)
+	if s != nil && *s == m.sGen {
+		return true
+	}
+	if m.leadFound(p.rule, wstart) {
+		return false
+	}
+	if s != nil {
+		*s = m.sGen
+	}
+	return true
+}
+
+// noLeadSlot returns the slot of rule r at pos in matcher.sTab, or nil
+// when the table would be too big.
+func (m *matcher) noLeadSlot(r *crule, pos int) *uint32 {
+	n := len(m.in) + 1
+	i := int(r.id)*n + pos
+	if i >= len(m.sTab) {
+		// Slots of earlier inputs hold older generations, also those
+		// beyond the length.
+		size := m.g.nrules * n
+		if size > maxMemoTab {
+			return nil
+		}
+		if size > cap(m.sTab) {
+			m.sTab = make([]uint32, size, size+size/2)
+		}
+		m.sTab = m.sTab[:size]
+	}
+	return &m.sTab[i]
 }
 
 // simple matches the simple rule part p (part i of a) at pos with w open,
@@ -244,23 +279,33 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 	base := len(m.sEnds)
 	m.sBase, m.sT = base, -1
 	if w.start >= 0 {
-		// With a wildcard open (pos is its start), the same rule may be
-		// walked again at the same place from other paths: from the
-		// second walk on, its ends are kept for this input (as rule
-		// outcomes are memoized from a rule's second visit: most are
-		// visited once).
-		if slot := m.simpleSlot(p.rule, pos); slot == nil {
-			m.simpleAfter(p.rule, w)
-		} else if v := *slot; uint32(v>>32) != m.sGen {
-			*slot = uint64(m.sGen)<<32 | visitedOnce
-			m.simpleAfter(p.rule, w)
-		} else if uint32(v) != visitedOnce {
-			from := int(uint32(v) >> 12)
-			m.sEnds = append(m.sEnds, m.sKept[from:from+int(v&0xfff)]...)
+		// With a wildcard open, the same rule is often walked again, from
+		// the same start by other paths (code-editor: 5 walks of 6) or
+		// from a later one (image: the ways the parts before the
+		// wildcard ended). The ends of a walk depend on the wildcard's
+		// start only by the places its first literals are looked for
+		// from and by whether the wildcard holds more than separators up
+		// to them: the ends of the rule's first walk of the input, from
+		// w0, are kept, and a walk from w0 or after takes those found at
+		// or after its own start, whose wildcard then holds something
+		// (a wildcard that holds only separators from w0 holds only
+		// separators from a later start: none is missed).
+		k := m.simpleKeep(p.rule)
+		if k != nil && k.gen == m.sGen && int(k.w0) <= w.start {
+			// Reading the ends is work, as the walk was: the limit
+			// bounds how often they are read.
+			m.work += int(k.n)
+			ev := &m.tbuf[w.ev]
+			for _, se := range m.sKept[k.from : k.from+k.n] {
+				if int(se.t) >= w.start && m.setWild(w, int(se.t)) {
+					se.a, se.b = ev.a, ev.b
+					m.sEnds = append(m.sEnds, se)
+				}
+			}
 		} else {
 			m.simpleAfter(p.rule, w)
-			if k := len(m.sEnds) - base; k < 0x1000 && len(m.sKept) < 1<<20-1 && m.err == nil {
-				*slot = uint64(m.sGen)<<32 | uint64(len(m.sKept))<<12 | uint64(k)
+			if n := len(m.sEnds) - base; k != nil && len(m.sKept)+n <= maxSimpleKept && m.err == nil {
+				*k = simpleKeep{gen: m.sGen, w0: int32(w.start), from: int32(len(m.sKept)), n: int32(n)}
 				m.sKept = append(m.sKept, m.sEnds[base:]...)
 			}
 		}
@@ -294,21 +339,27 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 	return true
 }
 
-// simpleSlot returns where the ends of simple rule r walked at pos with a
-// wildcard open from pos are kept for this input (see matcher.sKept), or
-// nil when the table would be too big.
-func (m *matcher) simpleSlot(r *crule, pos int) *uint64 {
-	n := len(m.in) + 1
-	if i := int(r.id)*n + pos; i < len(m.sTab) {
-		// Entries of earlier inputs have older generations.
-		return &m.sTab[i]
+// simpleKeep is where the ends of a simple rule's first walk of the input
+// with a wildcard open are kept: sKept[from:from+n], walked from w0
+// (valid when gen is matcher.sGen).
+type simpleKeep struct {
+	gen     uint32
+	w0      int32
+	from, n int32
+}
+
+// maxSimpleKept bounds the ends kept for one input.
+const maxSimpleKept = 1 << 16
+
+// simpleKeep returns the keep of simple rule r for this input.
+func (m *matcher) simpleKeep(r *crule) *simpleKeep {
+	if int(r.id) >= len(m.sRules) {
+		if m.g.nrules > maxMemoTab || int(r.id) >= m.g.nrules {
+			return nil
+		}
+		m.sRules = make([]simpleKeep, m.g.nrules)
 	}
-	size := m.g.nrules * n
-	if size > maxMemoTab {
-		return nil
-	}
-	m.sTab = make([]uint64, size, size+size/2)
-	return &m.sTab[int(r.id)*n+pos]
+	return &m.sRules[r.id]
 }
 
 // simpleAfter lists the ends of simple rule r with wildcard w open: from

@@ -154,3 +154,49 @@ func TestEngineSharedLead(t *testing.T) {
 		t.Fatalf("zw0 zq1 always: %d matches, %v; want 2", len(ms), err)
 	}
 }
+
+// keepGrammar walks the simple rule <With> with a wildcard open from
+// several starts of one input: after each way <Verb> ends ("make" and
+// "make me"), and after the first wildcard's "x".
+const keepGrammar = `
+<Start> = <Verb> $(a:wildcard) <With> $(b:wildcard) -> [a, b]
+        | <Verb> x $(a:wildcard) <With> $(b:wildcard) -> { a, b }
+        | <Verb> $(a:wildcard) <With> $(b:wildcard) <With> $(c:wildcard) -> [a, b, c];
+<Verb> = (make (me)? | me);
+<With> = (with (the)? caption | caption | me me);
+`
+
+// TestEngineSimpleKeep compares the optimized matcher, which takes the
+// ends of a simple rule walked from a later wildcard start from its first
+// walk (simpleKeep), with the plain search, on inputs where the first
+// literals are found before, at and after each start.
+func TestEngineSimpleKeep(t *testing.T) {
+	fast := mustCompile(t, keepGrammar, Options{})
+	slow := mustCompile(t, keepGrammar, Options{naive: true, WorkLimit: 1 << 22})
+	inputs := []string{"make me caption x caption y", "make caption me caption y", "make me me me x", "make me me me caption y",
+		"make x with caption y caption z", "make x caption caption", "make me x  caption y"}
+	words := strings.Fields("make me x y with the caption caption me")
+	rng := rand.New(rand.NewPCG(6, 8))
+	for range 500 {
+		ws := []string{"make"}
+		for range 2 + rng.IntN(8) {
+			ws = append(ws, words[rng.IntN(len(words))])
+		}
+		inputs = append(inputs, strings.Join(ws, " "))
+	}
+	kept := 0
+	for _, in := range inputs {
+		compareNaive(t, fast, slow, in)
+		m := fast.newMatcher(in, false)
+		m.run()
+		for _, k := range m.sRules {
+			if k.gen == m.sGen && k.n > 0 {
+				kept++
+			}
+		}
+		fast.release(m)
+	}
+	if kept == 0 {
+		t.Fatal("no ends kept: the test does not reach simpleKeep")
+	}
+}
