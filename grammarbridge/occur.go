@@ -41,12 +41,9 @@ type occLists struct {
 }
 
 // occSlot is one token's list: pos[lo:hi], valid when gen is the input's.
-// at is 1 + the place in the token of the byte whose places are walked
-// (rareByte), or 0 before the matcher's first list of the token.
 type occSlot struct {
 	gen    uint32
 	lo, hi int32
-	at     uint8
 }
 
 // reset starts the lists of a new input.
@@ -91,12 +88,9 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 		m.byteIndex()
 	}
 	s := &o.slots[tok.search]
-	if s.at == 0 {
-		s.at = uint8(1 + rareByte(tok))
-	}
 	lo := o.npos
 	s.gen, s.lo, s.hi = o.gen, int32(lo), int32(lo)
-	j := int(s.at) - 1
+	j := int(tok.rare)
 	if o.head[tok.lower[j]] == 0 {
 		// The byte is not in the input, so neither is the token.
 		return -1
@@ -255,6 +249,7 @@ func assignSearchIDs(rules []*crule) {
 				if t.lead > 0 && p.fmask == 0 {
 					p.fword, p.fmask = restWord(t)
 				}
+				t.rare = uint8(min(rareByte(t), 255)) // any place in the token will do
 				id, ok := ids[t.lower]
 				if !ok {
 					id = int32(len(ids) + 1)
