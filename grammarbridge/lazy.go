@@ -45,7 +45,7 @@ type vprop struct {
 	kmul uint64 // the key's hash times 31, as the object hash uses it
 	lsum uint64 // vkLit: the property's whole term of the hash
 	x    *vexpr // its value, when neither
-	name string // in a vop: the key (plainObj reads it without a table)
+	name string // in a vop: the key (topObj reads it without a table)
 	lit  any    // in a vop, vkLit: the literal
 }
 
@@ -104,12 +104,12 @@ type vop struct {
 	dst   int32
 	props []vprop // kind vkVar (arg: slot) or vkLit; an array's have no key
 	// At most how many properties an object has, given its frame's bound
-	// set: fixed plus those of vars in it (plainObj takes no more room).
+	// set: fixed plus those of vars in it (topObj takes no more room).
 	vars  uint64
 	fixed int32
 	// An object of up to 64 properties: the bit set of those always
 	// written (literals, temporary slots), and by variable slot (below
-	// 63) the bit set of those that read it. plainObj visits only the
+	// 63) the bit set of those that read it. topObj visits only the
 	// properties of bound variables: most of a big object's are unbound.
 	always uint64
 	bySlot []uint64
@@ -337,7 +337,7 @@ const (
 // nval is a value in the arena with the stats of what built it and its
 // hash (equal to hashValue of the plain value it stands for). A text's
 // also has its entry in matcher.strCache (ts, plus one), where its boxed
-// value is kept: plainObj reads it without a look at the node.
+// value is kept: topValue reads it without a look at the node.
 type nval struct {
 	n  int32
 	ts int32

@@ -374,15 +374,21 @@ func (m *matcher) run() {
 	m.tryAlts(m.g.start, -1, top, 0, noWild, ch, known, 0)
 }
 
+// stopWork stops the match: the work passed the limit. The limit is then
+// below any work, so that one test stops every later step.
+func (m *matcher) stopWork() {
+	if m.err == nil {
+		m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
+	}
+	m.limit = math.MinInt
+}
+
 // step matches part i of alternative a at pos, then everything after it.
 func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 	// After an error the limit is below any work: one test stops both.
 	m.work++
 	if m.work > m.limit {
-		if m.err == nil {
-			m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
-		}
-		m.limit = math.MinInt
+		m.stopWork()
 		return
 	}
 	if i == len(a.parts) {

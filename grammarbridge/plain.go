@@ -8,11 +8,9 @@ package grammarbridge
 // literals (nearly always), is written in one pass over the parse's
 // events (topValue): each wildcard's text goes from the text cache
 // straight to its slot, and the ops read the slots, without arena nodes.
-// Any other value is built in the arena and written from its frame's
-// slots (plainOps) or copied (plainNode).
+// Any other value is built in the arena and copied (plainNode).
 
 import (
-	"math"
 	"math/bits"
 )
 
@@ -20,10 +18,8 @@ import (
 // (matcher.plain).
 type plainBufs struct {
 	chunks
-	tmp   []any              // the values of the ops of the value under way (plainOps)
-	first int32              // its first temporary slot
-	top   *[topSlots]topSlot // the slots of the parse's top-level frame (topValue)
-	gen   uint32             // chunks of objects, properties and elements made
+	top *[topSlots]topSlot // the slots of the parse's top-level frame (topValue)
+	gen uint32             // chunks of objects, properties and elements made
 }
 
 // chunkMark is where the room of the value under way begins in the
@@ -90,10 +86,6 @@ const (
 	elemChunk  = 31 // 512 (no header)
 	matchChunk = 16 // 512 (no header)
 )
-
-// deferNode marks the value of a top-level frame whose ops are not
-// evaluated yet (buildFrame): its hash field holds the frame's bound set.
-const deferNode int32 = math.MinInt32
 
 // takeObj returns a new Object from b's chunk.
 func (b *plainBufs) takeObj() *Object {
@@ -197,171 +189,6 @@ func (m *matcher) plainNode(b *plainBufs, n int32) any {
 	return Undefined
 }
 
-// plainOps writes the value of alternative a, a top-level frame whose
-// slots are fs (its variables, last value and temporary slots) and whose
-// bound variables are bound, as a plain value, with its hash and stats:
-// evalOps without arena nodes. An op's value goes to b.tmp, its hash and
-// stats to its temporary slot.
-func (m *matcher) plainOps(b *plainBufs, a *altVal, fs []nval, bound uint64) (any, uint64, stats) {
-	bound |= 1 << 63
-	ops := a.ops
-	last := len(ops) - 1
-	if last > 0 {
-		if int(a.ntemp) > len(b.tmp) {
-			b.tmp = make([]any, a.ntemp)
-		}
-		b.first = a.nslots + 1
-		for i := range ops[:last] {
-			op := &ops[i]
-			var v any
-			var h uint64
-			var st stats
-			if op.kind == vkObj {
-				v, h, st = m.plainObj(b, op, fs, bound)
-			} else {
-				v, h, st = m.plainArr(b, op.props, fs, bound)
-			}
-			fs[op.dst] = nval{n: deferNode, st: st, h: h}
-			b.tmp[op.dst-b.first] = v
-		}
-	}
-	if ops[last].kind == vkObj {
-		return m.plainObj(b, &ops[last], fs, bound)
-	}
-	return m.plainArr(b, ops[last].props, fs, bound)
-}
-
-// plainSlot returns the plain value of slot s, whose value is v: an
-// op's (plainOps), or an arena value.
-func (m *matcher) plainSlot(b *plainBufs, v *nval, s int32) any {
-	if v.n == deferNode {
-		return b.tmp[s-b.first]
-	}
-	return m.plainNode(b, v.n)
-}
-
-// plainObj writes an object literal's value (evalObj), visiting only
-// its properties that are literals or read a bound variable.
-func (m *matcher) plainObj(b *plainBufs, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
-	if !op.masked {
-		return m.plainObjLong(b, op, fs, bound)
-	}
-	present := op.always
-	for x := bound & op.vars; x != 0; x &= x - 1 {
-		present |= op.bySlot[bits.TrailingZeros64(x)]
-	}
-	props := op.props
-	out := b.takeProps(bits.OnesCount64(present))
-	sum, n := uint64(0), 0
-	var st stats
-	for ; present != 0; present &= present - 1 {
-		p := &props[bits.TrailingZeros64(present)]
-		if p.kind == vkLit { // its hash term is known
-			out[n] = Prop{p.name, p.lit}
-			sum += p.lsum
-			n++
-			continue
-		}
-		v := &fs[p.arg]
-		st = st.add(v.st)
-		if v.n == undefNode { // JSON.stringify drops undefined properties
-			continue
-		}
-		sum += propHash(p.kmul, v.h)
-		// plainProp by hand: the call (plainProp cannot be inlined)
-		// cost code-editor 3.8 % and email 1.9 % more instructions.
-		var pv any
-		if e := &m.strCache[(v.ts-1)&(strCacheSize-1)]; v.ts != 0 && e.node == v.n {
-			if e.v == nil {
-				nd := &m.nodes[v.n]
-				e.v = m.in[nd.a:nd.b]
-			}
-			pv = e.v
-		} else {
-			pv = m.plainSlot(b, v, p.arg)
-		}
-		out[n] = Prop{p.name, pv}
-		n++
-	}
-	obj := b.takeObj()
-	obj.Props = b.usedProps(out, n)
-	return obj, mix64(objectSeed + sum), st
-}
-
-// plainProp returns the plain value of property value v (slot arg). A
-// text, the most common case, is read from its cache entry, which holds
-// its node until it holds another text.
-func (m *matcher) plainProp(b *plainBufs, v *nval, arg int32) any {
-	if e := &m.strCache[(v.ts-1)&(strCacheSize-1)]; v.ts != 0 && e.node == v.n {
-		if e.v == nil {
-			nd := &m.nodes[v.n]
-			e.v = m.in[nd.a:nd.b]
-		}
-		return e.v
-	}
-	return m.plainSlot(b, v, arg)
-}
-
-// plainObjLong is plainObj for an object of more than 64 properties:
-// it visits every property.
-func (m *matcher) plainObjLong(b *plainBufs, op *vop, fs []nval, bound uint64) (any, uint64, stats) {
-	props := op.props
-	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
-	sum, n := uint64(0), 0
-	var st stats
-	for i := range props {
-		p := &props[i]
-		if p.kind == vkLit { // its hash term is known
-			out[n] = Prop{p.name, p.lit}
-			sum += p.lsum
-			n++
-			continue
-		}
-		if bound&p.bit == 0 { // undefined: JSON.stringify drops it
-			continue
-		}
-		v := &fs[p.arg]
-		st = st.add(v.st)
-		if v.n == undefNode { // JSON.stringify drops undefined properties
-			continue
-		}
-		sum += propHash(p.kmul, v.h)
-		out[n] = Prop{p.name, m.plainProp(b, v, p.arg)}
-		n++
-	}
-	obj := b.takeObj()
-	obj.Props = b.usedProps(out, n)
-	return obj, mix64(objectSeed + sum), st
-}
-
-// plainArr writes an array literal's value (evalArr).
-func (m *matcher) plainArr(b *plainBufs, elems []vprop, fs []nval, bound uint64) (any, uint64, stats) {
-	arr := b.takeElems(len(elems))
-	h := uint64(arraySeed)
-	var st stats
-	for i := range elems {
-		p := &elems[i]
-		var ev any
-		var vh uint64
-		if p.kind == vkLit {
-			ev, vh = m.g.vt.lits[p.arg], m.g.vt.litHash[p.arg]
-		} else if bound&p.bit == 0 {
-			vh = hashNil // undefined is written as null
-		} else {
-			v := &fs[p.arg]
-			st = st.add(v.st)
-			if v.n == undefNode { // and writes undefined elements as null
-				vh = hashNil
-			} else {
-				ev, vh = m.plainSlot(b, v, p.arg), v.h
-			}
-		}
-		arr[i] = ev
-		h = (h ^ vh) * hashPrime
-	}
-	return arr, mix64(h), st
-}
-
 // topSlots is the most slots (variables, last value and temporary slots)
 // of a frame whose value topValue writes: a fixed array indexed under a
 // mask needs no bounds check.
@@ -380,7 +207,7 @@ type topSlot struct {
 // topValue writes the value of the parse on trail, whose one top-level
 // frame (at trail[0]) has a value computed by ops (avExpr, without the
 // evaluator), as a plain value, with its hash and stats, and returns the
-// index of that frame's end. It is buildFrame and plainOps in one pass:
+// index of that frame's end. It is buildFrame and writing the plain value in one pass:
 // a wildcard's text goes from its cache entry (boxed, hashed and measured
 // once per match) straight to the frame's slot as the plain value, and the
 // ops read the slots without looking at the arena. A nested rule that is
@@ -538,7 +365,7 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 }
 
 // topObj writes an object literal's value from a top-level frame's slots
-// ts (plainObj), visiting only its properties that are literals or read a
+// ts (evalObj's), visiting only its properties that are literals or read a
 // bound variable. Nothing else takes room while it writes, so the room it
 // does not use is given back by its length; the loop makes no call
 // (chunks are made by newProps and newObjs), which keeps its state in
@@ -677,7 +504,7 @@ func (m *matcher) topObjLong(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound
 }
 
 // topArr writes an array literal's value from a top-level frame's slots
-// ts (plainArr).
+// ts (evalArr's).
 func (m *matcher) topArr(b *plainBufs, elems []vprop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
 	arr := b.takeElems(len(elems))
 	h := uint64(arraySeed)

@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestPlainValues checks values written straight from a frame (plainOps):
+// TestPlainValues checks values written straight from a frame (topValue):
 // unbound and undefined variables, a variable read twice, nested objects
 // and arrays, numbers, and an object of more than 64 properties (which
-// visits every property).
+// visits every property, topObjLong).
 func TestPlainValues(t *testing.T) {
 	var long, want strings.Builder
 	want.WriteString(`{`)

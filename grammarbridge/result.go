@@ -131,20 +131,12 @@ func (m *matcher) record() {
 }
 
 // recordSlow writes the value of the parse on trail (record) through
-// the arena: the value of its last top-level frame.
+// the arena, for the top-level frames topValue does not take (more
+// variables than its slots, values the evaluator computes): the value of
+// its last top-level frame, built in the arena, then copied.
 func (m *matcher) recordSlow(b *plainBufs, trail []event) (any, uint64, stats) {
-	out, root := undefNval, 0
-	for i := 0; i < len(trail); i++ {
-		if trail[i].kind == evBegin {
-			root = i
-			out, i = m.buildFrame(trail, i, 0)
-		}
-	}
-	switch out.n {
-	case deferNode:
-		a := &m.g.vt.alts[trail[root].alt]
-		return m.plainOps(b, a, m.slotBuf[:a.nslots+1+a.ntemp], out.h)
-	case undefNode:
+	out := m.build(trail)
+	if out.n == undefNode {
 		return nil, hashNil, out.st
 	}
 	return m.plainNode(b, out.n), out.h, out.st
@@ -430,16 +422,11 @@ func (s stats) shortKey() uint64 {
 // build replays a trail (of a whole parse, or of one rule) and returns
 // its value, in the arena: the value of its last frame at the top.
 func (m *matcher) build(trail []event) nval {
-	out, root := undefNval, 0
+	out := undefNval
 	for i := 0; i < len(trail); i++ {
 		if trail[i].kind == evBegin {
-			root = i
 			out, i = m.buildFrame(trail, i, 0)
 		}
-	}
-	if out.n == deferNode {
-		a := &m.g.vt.alts[trail[root].alt]
-		out = m.evalOps(a.ops, m.slotBuf[:a.nslots+1+a.ntemp], out.h)
 	}
 	return out
 }
@@ -517,11 +504,6 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 				bound |= slotBit(ev.slot)
 			}
 		case evEnd:
-			if base == 0 && a.how == avExpr {
-				// A top-level value: record writes it as a plain value
-				// (plainOps), build in the arena.
-				return nval{n: deferNode, h: bound}, i
-			}
 			return m.endFrame(a, base, n, bound), i
 		}
 	}

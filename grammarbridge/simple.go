@@ -1,10 +1,6 @@
 package grammarbridge
 
-import (
-	le "encoding/binary"
-	"fmt"
-	"math"
-)
+import le "encoding/binary"
 
 // This file holds simple rule parts: a silent rule part (see cpart) whose
 // rule is made of literals and groups of keywords only (<SingleImagePhrase>
@@ -404,10 +400,7 @@ func (m *matcher) simpleFound(a *calt, p *cpart, sp Spacing, w wild) {
 func (m *matcher) simpleParts(d int, a *calt, i, pos int) {
 	m.work++
 	if m.work > m.limit {
-		if m.err == nil {
-			m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
-		}
-		m.limit = math.MinInt
+		m.stopWork()
 		return
 	}
 	for ; i < len(a.parts); i++ {

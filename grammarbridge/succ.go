@@ -1,10 +1,5 @@
 package grammarbridge
 
-import (
-	"fmt"
-	"math"
-)
-
 // This file holds the success memo: the parses found from a state, kept
 // so that the next path that reaches the same state replays them instead
 // of searching again.
@@ -177,10 +172,7 @@ func (m *matcher) replay(s succSlot, w wild) {
 		m.record()
 		m.tn = n
 		if m.work > m.limit {
-			if m.err == nil {
-				m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
-			}
-			m.limit = math.MinInt
+			m.stopWork()
 			return
 		}
 	}

@@ -189,7 +189,7 @@ func TestTopSkipsUnread(t *testing.T) {
 
 // TestManyVariables checks a top-level frame of more variables than
 // topValue takes (63 and more: its slots are cleared, not tracked), whose
-// value record writes through the arena's frame (plainOps).
+// value record builds in the arena and copies (recordSlow).
 func TestManyVariables(t *testing.T) {
 	var parts, props, in, want strings.Builder
 	want.WriteString(`{"kind":"many"`)
