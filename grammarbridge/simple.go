@@ -306,16 +306,7 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 			}
 		}
 	} else {
-		r := p.rule
-		ch, known := m.firstByte(pos, noWild)
-		if !known || r.firstAny || ch >= 0 && r.first.has(byte(ch)) {
-			for _, sub := range r.altsFor(ch, known) {
-				if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
-					continue
-				}
-				m.simpleParts(0, sub, 0, pos)
-			}
-		}
+		m.simpleRule(0, p.rule, pos, simpleFrame{})
 	}
 	end := len(m.sEnds)
 	for j := base; j < end && m.err == nil; j++ {
@@ -394,6 +385,25 @@ func (m *matcher) simpleFound(a *calt, p *cpart, sp Spacing, w wild) {
 	}
 }
 
+// simpleRule walks the alternatives of r that may start at pos (with
+// the next byte, as tryAlts chooses them) at depth d: d > 0 inside the
+// part f of an enclosing alternative, which the walk goes on with.
+func (m *matcher) simpleRule(d int, r *crule, pos int, f simpleFrame) {
+	ch, known := m.firstByte(pos, noWild)
+	if known && !r.firstAny && (ch < 0 || !r.first.has(byte(ch))) {
+		return
+	}
+	for _, sub := range r.altsFor(ch, known) {
+		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			continue
+		}
+		if d > 0 {
+			m.sStack[d-1] = f // deeper walks may have changed it
+		}
+		m.simpleParts(d, sub, 0, pos)
+	}
+}
+
 // simpleParts walks parts [i:] of alternative a from pos, in search
 // order; at a's end it goes on in the enclosing alternative
 // (m.sStack[d-1]), or, at depth 0, lists the end.
@@ -416,19 +426,7 @@ func (m *matcher) simpleParts(d int, a *calt, i, pos int) {
 		if p.keywords {
 			m.simpleKeywords(d, a, i, p, pos)
 		} else {
-			// The alternatives that may start with the next byte, as
-			// tryAlts chooses them.
-			r := p.rule
-			ch, known := m.firstByte(pos, noWild)
-			if !known || r.firstAny || ch >= 0 && r.first.has(byte(ch)) {
-				for _, sub := range r.altsFor(ch, known) {
-					if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
-						continue
-					}
-					m.sStack[d] = simpleFrame{a, i} // deeper walks may have changed it
-					m.simpleParts(d+1, sub, 0, pos)
-				}
-			}
+			m.simpleRule(d+1, p.rule, pos, simpleFrame{a, i})
 		}
 		if !p.optional || m.err != nil {
 			return
