@@ -120,23 +120,7 @@ func TestArenaValues(t *testing.T) {
 	if n < 10 {
 		t.Fatalf("only %d parses checked", n)
 	}
-	dir := os.Getenv("DIALECT_DATA")
-	if dir == "" {
-		dir = "../../shared/data"
-	}
-	if _, err := os.Stat(dir + "/agr/cases"); err != nil {
-		return
-	}
-	dir = dataDir(t)
-	for _, name := range caseGrammars(t, dir) {
-		g := compileData(t, dir, name, Options{})
-		g.recordHook = hook
-		for _, c := range readRefCases(t, dir, name) {
-			if _, err := g.Match(c.Input); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	matchRefCases(t, hook)
 	t.Logf("%d parses checked", n)
 }
 
