@@ -174,7 +174,7 @@ type cont struct {
 	part   int32 // the part that entered the rule
 	pos    int32 // input position where the rule was entered (for repeats)
 	depth  int32
-	serial int32 // unique within a match, for the failure memo
+	serial int32 // unique within a match, for the success memo's keys
 
 	// collect, when set, makes this a collecting continuation: the rule's
 	// outcomes are stored there instead of continuing (see outcomes).

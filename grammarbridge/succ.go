@@ -5,25 +5,26 @@ package grammarbridge
 // of searching again.
 //
 // A grammar with many optional parts and wildcards (code-editor) reaches
-// the same state — continuation, alternative, part, input position, no
-// wildcard open — by many paths: each way to split the text before it.
-// Every such path finds the same parses from there on, for their trail
-// events after the state depend on the state alone. The failure memo
-// (memo.go) already stops the search of a state that failed; this memo
-// also stops it for a state that succeeded: the trails of the parses
-// found from it are kept, and a later visit appends their parts after
-// the state to its own trail and records each. On code-editor's inputs
-// the search visits each such state 5 to 19 times (an input with 804
-// results: 6830 steps over 366 distinct states).
+// the same state — continuation, alternative, part, input position,
+// start of the open wildcard — by many paths: each way to split the text
+// before it. Every such path finds the same parses from there on, for
+// their trail events after the state depend on the state alone (and,
+// with a wildcard open, write only where it ends before the state). So
+// the trails of the parses found from a state are kept, and a later
+// visit appends their parts after the state to its own trail and records
+// each; a state that found nothing keeps none, and a later visit stops at
+// once (this replaced a memo of failed states only). On code-editor's
+// inputs the search visited each such state 5 to 19 times (an input with
+// 804 results: 6830 steps over 366 distinct states).
 //
 // What a state found is the run of parses recorded while it was
 // searched: a depth-first search records them one after another, so
 // the kept trails of a state are contiguous, and a replay, which records
 // too, keeps them contiguous for the states around it.
 
-// succMemoAfter is the work after which states with no wildcard open are
-// memoized: a match that stays below it pays nothing. Of the reference
-// inputs only code-editor's reach it.
+// succMemoAfter is the work after which states are memoized: a match
+// that stays below it pays nothing. Of the reference inputs only
+// code-editor's reach it.
 const succMemoAfter = 256
 
 // maxSuccKeep is the number of kept trail events above which the kept
