@@ -90,8 +90,7 @@ const (
 // takeObj returns a new Object from b's chunk.
 func (b *plainBufs) takeObj() *Object {
 	if len(b.objs) == cap(b.objs) {
-		b.objs = make([]Object, 0, objChunk)
-		b.gen++
+		b.newObjs()
 	}
 	b.objs = b.objs[:len(b.objs)+1]
 	return &b.objs[len(b.objs)-1]
@@ -100,8 +99,7 @@ func (b *plainBufs) takeObj() *Object {
 // takeProps returns k properties from b's chunk.
 func (b *plainBufs) takeProps(k int) []Prop {
 	if cap(b.props)-len(b.props) < k {
-		b.props = make([]Prop, 0, max(k, propChunk))
-		b.gen++
+		b.newProps(k)
 	}
 	s := len(b.props)
 	b.props = b.props[:s+k]
