@@ -144,11 +144,8 @@ func (b *plainBufs) takeMatches(k int) []Match {
 // text is in many results).
 func (m *matcher) plainText(a, b int32) any {
 	e := &m.strCache[(uint64(a)*31+uint64(b))&(strCacheSize-1)]
-	if e.key != uint64(a)<<32|uint64(b)+1 {
-		e = m.strAt(a, b)
-	}
-	if e.v == nil {
-		e.v = m.in[a:b]
+	if e.key != uint64(a)<<32|uint64(b)+1 || e.v == nil {
+		e = m.textEntrySlow(a, b)
 	}
 	return e.v
 }
@@ -223,7 +220,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			// The text's cache entry, tested in place (textEntrySlow
 			// when it is not there yet).
 			e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]
-			if e.key != uint64(ev.a)<<32|uint64(ev.b)+1 || e.node == 0 || e.v == nil {
+			if e.key != uint64(ev.a)<<32|uint64(ev.b)+1 || e.v == nil {
 				e = m.textEntrySlow(ev.a, ev.b)
 			}
 			ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
@@ -237,7 +234,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 				if ev.slot >= 0 {
 					w := &trail[i+1]
 					e := &m.strCache[(uint64(w.a)*31+uint64(w.b))&(strCacheSize-1)]
-					if e.key != uint64(w.a)<<32|uint64(w.b)+1 || e.node == 0 || e.v == nil {
+					if e.key != uint64(w.a)<<32|uint64(w.b)+1 || e.v == nil {
 						e = m.textEntrySlow(w.a, w.b)
 					}
 					ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
@@ -345,19 +342,18 @@ func topConst(alts []altVal, trail []event, i int) (int, int32) {
 	return i, 0
 }
 
-// textEntrySlow returns the cache entry of the input's text a:b with its
-// hash, UTF-16 length, arena node and boxed value made, when it is not in
-// the cache or not boxed (topValue tests that in place): strVal and
-// plainText in one.
+// textEntrySlow returns the cache entry of the input's text a:b, boxed,
+// with its hash and UTF-16 length, when it is not in the cache or not
+// boxed (topValue tests that in place). It makes no arena node: the plain
+// value does not need one (strVal makes it when the arena does).
 func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 	e := m.strAt(a, b)
-	if e.node == 0 {
-		s := m.in[a:b]
-		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
-		e.node = m.newNode(node{kind: nStr, a: a, b: b})
-	}
 	if e.v == nil {
-		e.v = m.in[a:b]
+		s := m.in[a:b]
+		if e.node == 0 {
+			e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+		}
+		e.v = s
 	}
 	return e
 }
