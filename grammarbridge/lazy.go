@@ -585,8 +585,9 @@ func (m *matcher) eqNN(a, b int32) bool {
 const strCacheSize = 64
 
 // strEntry caches, for the input's text a:b (key a<<32|b, plus 1; 0 is
-// empty), its arena node once made (node != 0), with its hash and UTF-16
-// length, and its boxed value once made (v != nil).
+// empty), its arena node once made (node != 0) and its boxed value once
+// made (v != nil); its hash and UTF-16 length are computed with the first
+// of the two made (valid when either is).
 type strEntry struct {
 	key  uint64
 	h    uint64
@@ -617,8 +618,10 @@ func (m *matcher) strAt(a, b int32) *strEntry {
 func (m *matcher) strVal(a, b int32) nval {
 	e := m.strAt(a, b)
 	if e.node == 0 {
-		s := m.in[a:b]
-		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+		if e.v == nil {
+			s := m.in[a:b]
+			e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+		}
 		e.node = m.newNode(node{kind: nStr, a: a, b: b})
 	}
 	return nval{n: e.node, ts: strSlot(a, b) + 1, st: mkStats(1, e.u16), h: e.h}

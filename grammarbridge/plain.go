@@ -144,11 +144,8 @@ func (b *plainBufs) takeMatches(k int) []Match {
 // text is in many results).
 func (m *matcher) plainText(a, b int32) any {
 	e := &m.strCache[(uint64(a)*31+uint64(b))&(strCacheSize-1)]
-	if e.key != uint64(a)<<32|uint64(b)+1 {
-		e = m.strAt(a, b)
-	}
-	if e.v == nil {
-		e.v = m.in[a:b]
+	if e.key != uint64(a)<<32|uint64(b)+1 || e.v == nil {
+		e = m.textEntrySlow(a, b)
 	}
 	return e.v
 }
@@ -223,7 +220,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			// The text's cache entry, tested in place (textEntrySlow
 			// when it is not there yet).
 			e := &m.strCache[(uint64(ev.a)*31+uint64(ev.b))&(strCacheSize-1)]
-			if e.key != uint64(ev.a)<<32|uint64(ev.b)+1 || e.node == 0 || e.v == nil {
+			if e.key != uint64(ev.a)<<32|uint64(ev.b)+1 || e.v == nil {
 				e = m.textEntrySlow(ev.a, ev.b)
 			}
 			ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
@@ -237,7 +234,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 				if ev.slot >= 0 {
 					w := &trail[i+1]
 					e := &m.strCache[(uint64(w.a)*31+uint64(w.b))&(strCacheSize-1)]
-					if e.key != uint64(w.a)<<32|uint64(w.b)+1 || e.node == 0 || e.v == nil {
+					if e.key != uint64(w.a)<<32|uint64(w.b)+1 || e.v == nil {
 						e = m.textEntrySlow(w.a, w.b)
 					}
 					ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
@@ -345,19 +342,18 @@ func topConst(alts []altVal, trail []event, i int) (int, int32) {
 	return i, 0
 }
 
-// textEntrySlow returns the cache entry of the input's text a:b with its
-// hash, UTF-16 length, arena node and boxed value made, when it is not in
-// the cache or not boxed (topValue tests that in place): strVal and
-// plainText in one.
+// textEntrySlow returns the cache entry of the input's text a:b, boxed,
+// with its hash and UTF-16 length, when it is not in the cache or not
+// boxed (topValue tests that in place). It makes no arena node: the plain
+// value does not need one (strVal makes it when the arena does).
 func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 	e := m.strAt(a, b)
-	if e.node == 0 {
-		s := m.in[a:b]
-		e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
-		e.node = m.newNode(node{kind: nStr, a: a, b: b})
-	}
 	if e.v == nil {
-		e.v = m.in[a:b]
+		s := m.in[a:b]
+		if e.node == 0 {
+			e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
+		}
+		e.v = s
 	}
 	return e
 }
@@ -374,6 +370,9 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 	}
 	if op.vars == 0 {
 		return m.topObjFixed(b, op, ts)
+	}
+	if bound&op.vars == op.vars {
+		return m.topObjBound(b, op, ts)
 	}
 	present := op.always
 	for x := bound & op.vars; x != 0; x &= x - 1 {
@@ -450,6 +449,48 @@ func (m *matcher) topObjFixed(b *plainBufs, op *vop, ts *[topSlots]topSlot) (any
 	b.objs = b.objs[:len(b.objs)+1]
 	obj := &b.objs[len(b.objs)-1]
 	obj.Props = out
+	return obj, mix64(objectSeed + sum), st
+}
+
+// topObjBound is topObj for an object whose variables are all bound
+// (most often: { originalRequest: r, caption: c, numImages: n }): every
+// property is visited, in order, without a bit set; only a variable
+// bound to undefined is dropped.
+func (m *matcher) topObjBound(b *plainBufs, op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
+	props := op.props
+	if cap(b.props)-len(b.props) < len(props) {
+		b.newProps(len(props))
+	}
+	start := len(b.props)
+	out := b.props[start : start+len(props) : start+len(props)]
+	props = props[:len(out)]
+	var sum uint64
+	var st stats
+	j := 0
+	for i := range props {
+		p := &props[i]
+		if p.kind == vkLit { // its hash term is known
+			out[j] = Prop{p.name, p.lit}
+			sum += p.lsum
+			j++
+			continue
+		}
+		s := &ts[p.arg&(topSlots-1)]
+		st += s.st
+		if s.h == 0 && s.v == nil { // JSON.stringify drops undefined properties
+			continue
+		}
+		out[j] = Prop{p.name, s.v}
+		sum += propHash(p.kmul, s.h)
+		j++
+	}
+	b.props = b.props[:start+j]
+	if len(b.objs) == cap(b.objs) {
+		b.newObjs()
+	}
+	b.objs = b.objs[:len(b.objs)+1]
+	obj := &b.objs[len(b.objs)-1]
+	obj.Props = out[:j:j]
 	return obj, mix64(objectSeed + sum), st
 }
 

@@ -235,8 +235,16 @@ func better(a, b stats) bool {
 
 func (m *matcher) ranked() []Match {
 	rs := m.results
-	if len(rs) == 0 {
-		return []Match{}
+	if len(rs) <= 1 {
+		if len(rs) == 0 {
+			return []Match{}
+		}
+		// One result (the common case): nothing to rank.
+		out := m.plain.takeMatches(1)
+		r := &rs[0]
+		out[0] = Match{Value: r.v, MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
+		r.v = nil // the matcher keeps no reference to the value
+		return out
 	}
 	keys := m.rankKeys()
 	out := m.plain.takeMatches(len(rs))

@@ -42,7 +42,8 @@ func checkTop(t *testing.T, count *int) func(*matcher) {
 // (topValue) against the evaluator: texts, numbers and nested rules'
 // values (objects, numbers, constants, undefined with counts) in the top
 // frame, unbound and undefined variables in objects and arrays, objects
-// of more than 64 properties, and every parse of the shared data's cases.
+// of more than 64 properties, objects whose variables are all bound (one
+// of them to undefined), and every parse of the shared data's cases.
 func TestTopValues(t *testing.T) {
 	var long strings.Builder
 	for i := range 70 {
@@ -60,7 +61,7 @@ func TestTopValues(t *testing.T) {
 			fmt.Fprintf(&long, "p%d: u", i)
 		}
 	}
-	src := `<Start> = <Obj> | <Long> | <Arr>;
+	src := `<Start> = <Obj> | <Long> | <Arr> | <Both>;
 <To> = to $(n:number) -> n;
 <Or> = or $(c:string) -> c;
 <Und> = und $(x:string) -> x.foo;
@@ -70,7 +71,8 @@ func TestTopValues(t *testing.T) {
 <Obj> = set $(a:string) $(n:<To>)? $(c:<Or>)? $(u:<Und>)? $(p:<Pair>)? now $(k:number)? $(col:<Color>)? $(cs:<ColorSpec>)?
     -> { actionName: "set", parameters: { a: a, again: a, n: n, c: c, u: u, p: p, k: k, col, cs, list: [a, c, n, u, p, "x", col, cs], inner: { c: c, lit: true } } };
 <Long> = long $(a:string) with $(b:number) $(u:<Und>)? <Pair>? <To>? -> { ` + long.String() + ` };
-<Arr> = arr $(a:string) $(u:<Und>)? $(c:<Or>)? -> [a, u, c, null, 1];`
+<Arr> = arr $(a:string) $(u:<Und>)? $(c:<Or>)? -> [a, u, c, null, 1];
+<Both> = both $(a:string) $(u:<Und>) -> { a: a, u: u, k: "l" };`
 	g := mustCompile(t, src, Options{})
 	n := 0
 	g.recordHook = checkTop(t, &n)
@@ -79,6 +81,7 @@ func TestTopValues(t *testing.T) {
 		"set red pair q and 2 now", "set a b to 1 or c und d pair e and 5 now 6",
 		"set x now red", "set x now blue colored green", "set x now 2 green colored blue", "set x now colored red",
 		"long red with 3", "long red with 3 und x", "long red with 3 pair x and 4 to 5", "arr x", "arr x und y or z", "arr x or z",
+		"both x und y",
 	} {
 		if _, err := g.Match(in); err != nil {
 			t.Fatal(err)
