@@ -707,7 +707,11 @@ func (m *matcher) keywordMatched(sub *calt, e int, c int32, a *calt, i int, p *c
 		m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 		m.push(event{kind: evEnd})
 	}
-	m.stepMemo(c, a, i+1, e, noWild)
+	if m.work < succMemoAfter { // stepMemo written out (it is not inlined)
+		m.step(c, a, i+1, e, noWild)
+	} else {
+		m.stepSuccMemo(c, a, i+1, e, noWild)
+	}
 	m.tn = n
 }
 
