@@ -315,7 +315,7 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 			ev := &m.tbuf[w.ev]
 			ev.a, ev.b = se.a, se.b
 		}
-		if m.work < succMemoAfter { // stepMemo written out (it is not inlined)
+		if m.work < succMemoAfter && (se.t < 0 || !closeMemo(a, i)) { // stepMemo written out (it is not inlined)
 			m.step(c, a, i+1, int(se.e), noWild)
 		} else {
 			m.stepSuccMemo(c, a, i+1, int(se.e), noWild)
