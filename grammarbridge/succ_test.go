@@ -111,3 +111,19 @@ func TestEngineCloseMemo(t *testing.T) {
 		fast.release(m)
 	}
 }
+
+// TestEngineSuccKeepActive checks that only the parses recorded while a
+// memoized state is being searched keep their trails: here the first
+// alternative's, found from the state after 'about' (closeMemo), and not
+// the second's, found outside any.
+func TestEngineSuccKeepActive(t *testing.T) {
+	g := mustCompile(t, `<Start> = send $(to:string) about $(s:string) $(cc:<CC>)? -> { to, s, cc }
+    | send $(x:string) -> { x };
+<CC> = cc $(cc:string) -> cc;`, Options{})
+	m := g.newMatcher("send Ann about the plan", false)
+	m.run()
+	if len(m.results) != 2 || m.sm.gen != m.gen || len(m.sm.ends) != 1 {
+		t.Errorf("%d results, memo used %v, %d trails kept: want 2 results, 1 kept", len(m.results), m.sm.gen == m.gen, len(m.sm.ends))
+	}
+	g.release(m)
+}
