@@ -447,7 +447,14 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 				}
 				n := m.tn
 				m.push(event{kind: evWild, slot: int32(p.slot)})
-				m.step(c, a, i+1, pos, wild{start: pos, ev: n})
+				if i+1 < len(a.parts) {
+					m.step(c, a, i+1, pos, wild{start: pos, ev: n})
+				} else if m.work++; m.work <= m.limit {
+					// The last part: its step would only finish a.
+					m.finishAlt(c, a, pos, wild{start: pos, ev: n})
+				} else {
+					m.stopWork()
+				}
 				m.tn = n
 			}
 			// A wildcard directly after another never matches (TypeAgent).
