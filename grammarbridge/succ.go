@@ -24,7 +24,9 @@ package grammarbridge
 
 // succMemoAfter is the work after which states are memoized: a match
 // that stays below it pays nothing. Of the reference inputs only
-// code-editor's reach it.
+// code-editor's reach it. The states after a literal or keyword that
+// closed a wildcard, which other paths often reach, are memoized from
+// the start (closeMemo, match.go).
 const succMemoAfter = 256
 
 // maxSuccKeep is the number of kept trail events above which the kept
