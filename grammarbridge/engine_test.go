@@ -257,3 +257,28 @@ func sameAsPlain(t *testing.T, fast, slow *Grammar, inputs []string) {
 		t.Fatalf("only %d inputs match: the test exercises too little", matched)
 	}
 }
+
+// TestEngineShareWildAfterWild checks that a way of shared parts that
+// left a wildcard open is not stepped into an alternative going on with
+// another wildcard (which never matches directly after one): the third
+// alternative costs no work.
+func TestEngineShareWildAfterWild(t *testing.T) {
+	const two = `<Start> = (please)? go (now)? $(a:string) to $(b:string) -> { a, b }
+    | (please)? go (now)? $(a:string) via $(b:string) -> { a, b }`
+	g2 := mustCompile(t, two+";", Options{})
+	g3 := mustCompile(t, two+"\n    | (please)? go (now)? $(a:string) $(b:string) -> { a, b };", Options{})
+	slow := mustCompile(t, two+"\n    | (please)? go (now)? $(a:string) $(b:string) -> { a, b };", Options{naive: true})
+	for _, in := range []string{"please go now home to work", "go now via town to the sea"} {
+		compareNaive(t, g3, slow, in)
+		var work [2]int
+		for j, g := range []*Grammar{g2, g3} {
+			m := g.newMatcher(in, false)
+			m.run()
+			work[j] = m.work
+			g.release(m)
+		}
+		if work[0] != work[1] {
+			t.Errorf("%q: work %d with the third alternative, %d without", in, work[1], work[0])
+		}
+	}
+}

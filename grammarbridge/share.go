@@ -35,6 +35,10 @@ type shareNode struct {
 	// lit0 is alt's part (for an inner node: synth's part) at the parent
 	// node's depth when it is a literal (literalAt), else nil.
 	lit0 *cpart
+	// wild0: that part is a wildcard, not optional. A way of the parent
+	// node's parts that left a wildcard open does not go on into it (a
+	// wildcard directly after another never matches, as step finds).
+	wild0 bool
 	// sel, for an inner node with up to 64 kids, gives for each folded
 	// byte (128: the end of the input) the set of kids (bit k: kids[k])
 	// that can go on with it.
@@ -140,7 +144,7 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 					continue
 				}
 			}
-			nd := shareNode{alt: alts[i], lit0: alts[i].literalAt(depth)}
+			nd := shareNode{alt: alts[i], lit0: alts[i].literalAt(depth), wild0: alts[i].wildcardAt(depth)}
 			nd.first, nd.firstAny = suffixFirst(alts[i], depth)
 			nodes = append(nodes, nd)
 			i = j
@@ -165,11 +169,11 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 		if kids == nil {
 			kids = make([]shareNode, j-i)
 			for k, a := range alts[i:j] {
-				kids[k] = shareNode{alt: a, lit0: a.literalAt(d)}
+				kids[k] = shareNode{alt: a, lit0: a.literalAt(d), wild0: a.wildcardAt(d)}
 				kids[k].first, kids[k].firstAny = suffixFirst(a, d)
 			}
 		}
-		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids, lit0: alts[i].literalAt(depth), walk: trailFree(alts[i].parts[depth:d])}
+		nd := shareNode{depth: d, synth: b.synth(alts[i], d), kids: kids, lit0: alts[i].literalAt(depth), wild0: alts[i].wildcardAt(depth), walk: trailFree(alts[i].parts[depth:d])}
 		if last := &alts[i].parts[d-1]; !nd.walk && d-1 > depth && last.kind == partWildcard && !last.optional && trailFree(alts[i].parts[depth:d-1]) {
 			nd.walk, nd.walkAlt, nd.walkWild = true, b.synth(alts[i], d-1), last
 		}
@@ -401,7 +405,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
 				i, e := depth, int(out.end)
-				if !nd.goesOn(out.ch) {
+				if !nd.goesOn(out.ch) || nd.wild0 && out.wstart >= 0 {
 					continue
 				}
 				if p := nd.lit0; p != nil {
@@ -485,7 +489,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 		} else {
 			for o := head; o >= 0; o = m.shareOuts[o].next {
 				out := m.shareOuts[o]
-				if !nd.goesOn(out.ch) {
+				if !nd.goesOn(out.ch) || nd.wild0 && out.wstart >= 0 {
 					continue
 				}
 				i, e := depth, int(out.end)
@@ -573,6 +577,12 @@ func (a *calt) literalAt(i int) *cpart {
 		return &a.parts[i]
 	}
 	return nil
+}
+
+// wildcardAt reports whether part i of a is a wildcard that is not
+// optional.
+func (a *calt) wildcardAt(i int) bool {
+	return i < len(a.parts) && a.parts[i].kind == partWildcard && !a.parts[i].optional
 }
 
 // litStart returns the one place at or after pos (skipping separators)
@@ -707,7 +717,11 @@ func (m *matcher) keywordMatched(sub *calt, e int, c int32, a *calt, i int, p *c
 		m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
 		m.push(event{kind: evEnd})
 	}
-	m.stepMemo(c, a, i+1, e, noWild)
+	if m.work < succMemoAfter { // stepMemo written out (it is not inlined)
+		m.step(c, a, i+1, e, noWild)
+	} else {
+		m.stepSuccMemo(c, a, i+1, e, noWild)
+	}
 	m.tn = n
 }
 

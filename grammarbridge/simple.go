@@ -311,13 +311,15 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 	end := len(m.sEnds)
 	for j := base; j < end && m.err == nil; j++ {
 		se := m.sEnds[j] // the list may grow below: copy
-		if se.t < 0 {
-			m.stepMemo(c, a, i+1, int(se.e), noWild)
-			continue
+		if se.t >= 0 {
+			ev := &m.tbuf[w.ev]
+			ev.a, ev.b = se.a, se.b
 		}
-		ev := &m.tbuf[w.ev]
-		ev.a, ev.b = se.a, se.b
-		m.stepMemo(c, a, i+1, int(se.e), noWild)
+		if m.work < succMemoAfter && (se.t < 0 || !closeMemo(a, i)) { // stepMemo written out (it is not inlined)
+			m.step(c, a, i+1, int(se.e), noWild)
+		} else {
+			m.stepSuccMemo(c, a, i+1, int(se.e), noWild)
+		}
 	}
 	m.sEnds = m.sEnds[:base]
 	if p.optional && m.err == nil {

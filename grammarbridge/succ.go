@@ -24,7 +24,9 @@ package grammarbridge
 
 // succMemoAfter is the work after which states are memoized: a match
 // that stays below it pays nothing. Of the reference inputs only
-// code-editor's reach it.
+// code-editor's reach it. The states after a literal or keyword that
+// closed a wildcard, which other paths often reach, are memoized from
+// the start (closeMemo, match.go).
 const succMemoAfter = 256
 
 // maxSuccKeep is the number of kept trail events above which the kept
@@ -47,6 +49,9 @@ type succMemo struct {
 	trails []event
 	ends   []int32 // kept trail j is trails[start(j):ends[j]]
 	full   bool    // maxSuccTrails was reached: trails are no longer kept
+	// active counts the states being searched: the parses recorded when
+	// none is are kept for none.
+	active int
 	tab    []succSlot
 	n      int // slots of this epoch in tab
 	// replayed counts the parses recorded by replays (for tests).
@@ -70,7 +75,7 @@ func (m *matcher) startSuccMemo() {
 	sm := &m.sm
 	sm.gen = m.gen
 	sm.epoch++
-	sm.n, sm.full, sm.replayed = 0, false, 0
+	sm.n, sm.full, sm.replayed, sm.active = 0, false, 0, 0
 	if cap(sm.trails) > maxSuccKeep {
 		sm.trails, sm.ends = nil, nil
 	}
@@ -84,7 +89,7 @@ func (m *matcher) startSuccMemo() {
 // is in use for this input (record calls it first).
 func (m *matcher) keepTrail() {
 	sm := &m.sm
-	if sm.gen != m.gen || sm.full {
+	if sm.gen != m.gen || sm.full || sm.active == 0 {
 		return
 	}
 	if len(sm.trails)+m.tn > maxSuccTrails {
@@ -116,7 +121,9 @@ func (m *matcher) stepSuccMemo(c int32, a *calt, i int, pos int, w wild) {
 		return
 	}
 	succ, busy, r0, base := m.succ, m.busyHits, len(sm.ends), m.tn
+	sm.active++
 	m.step(c, a, i, pos, w)
+	sm.active--
 	switch {
 	case m.err != nil || m.busyHits != busy:
 		// Stopped, or a rule found busy: what was found here is not all

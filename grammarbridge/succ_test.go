@@ -81,3 +81,49 @@ func TestEngineSuccMemo(t *testing.T) {
 	}
 	t.Logf("%d inputs past succMemoAfter, %d parses replayed", opened, replayed)
 }
+
+// TestEngineCloseMemo checks that the state after a literal or keyword
+// that closed an open wildcard is memoized from the start of a match
+// (closeMemo): the second way to reach it, below succMemoAfter, replays
+// the parses the first found, and they are those of the naive search.
+func TestEngineCloseMemo(t *testing.T) {
+	const src = `
+<Start> = <Reply> | <Send>;
+<Reply> = (please)? (reply | respond) (to | for)? $(body:string) (to | for) $(ref:string) $(cc:<CC>)? $(bcc:<BCC>)?
+    -> { body, ref, cc, bcc };
+<Send> = send (to)? $(to:string) about $(subject:string) $(cc:<CC>)? $(bcc:<BCC>)? -> { to, subject, cc, bcc };
+<CC> = (cc | copy) $(cc:string) -> cc;
+<BCC> = bcc $(bcc:string) -> bcc;
+`
+	fast := mustCompile(t, src, Options{})
+	slow := mustCompile(t, src, Options{naive: true})
+	for _, in := range []string{
+		"respond to breeze to Zoe bcc orange silver",     // keywords: two ways to 'to' Zoe
+		"send to Ann Bo about the plan cc Carl bcc Dora", // a literal: two ways to 'about'
+	} {
+		compareNaive(t, fast, slow, in)
+		m := fast.newMatcher(in, false)
+		m.run()
+		if m.work >= succMemoAfter || m.sm.gen != m.gen || m.sm.replayed == 0 {
+			t.Errorf("%q: work %d, memo used %v, %d parses replayed: want a replay below succMemoAfter (%d)",
+				in, m.work, m.sm.gen == m.gen, m.sm.replayed, succMemoAfter)
+		}
+		fast.release(m)
+	}
+}
+
+// TestEngineSuccKeepActive checks that only the parses recorded while a
+// memoized state is being searched keep their trails: here the first
+// alternative's, found from the state after 'about' (closeMemo), and not
+// the second's, found outside any.
+func TestEngineSuccKeepActive(t *testing.T) {
+	g := mustCompile(t, `<Start> = send $(to:string) about $(s:string) $(cc:<CC>)? -> { to, s, cc }
+    | send $(x:string) -> { x };
+<CC> = cc $(cc:string) -> cc;`, Options{})
+	m := g.newMatcher("send Ann about the plan", false)
+	m.run()
+	if len(m.results) != 2 || m.sm.gen != m.gen || len(m.sm.ends) != 1 {
+		t.Errorf("%d results, memo used %v, %d trails kept: want 2 results, 1 kept", len(m.results), m.sm.gen == m.gen, len(m.sm.ends))
+	}
+	g.release(m)
+}
