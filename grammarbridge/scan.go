@@ -90,6 +90,9 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 			}
 			return -1
 		}
+		if !m.occReady(id) {
+			m.occGrow(id)
+		}
 		return m.occBuild(tok, from)
 	}
 	return m.nextCandidateScan(tok, from)
