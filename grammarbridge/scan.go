@@ -77,19 +77,21 @@ func (m *matcher) setWildRunes(w wild, end int) bool {
 // token has no search id; otherwise every rune start is a candidate.
 func (m *matcher) nextCandidate(p *cpart, from int) int {
 	tok := &p.toks[0]
-	if id := int(tok.search); id > 0 && m.asciiState == 1 {
-		// The token's places in this input, listed by its first search
-		// (occur.go).
-		o := &m.occ
-		if id < len(o.slots) && o.slots[id].gen == o.gen {
-			s := &o.slots[id]
-			for i := s.lo; i < s.hi; i++ {
-				if t := int(o.pos[i]); t >= from {
-					return t
-				}
+	// The token's places in this input, listed by its first search
+	// (occur.go). A list of this input's generation was made on ASCII
+	// input, and list 0 is never made.
+	o := &m.occ
+	id := int(tok.search)
+	if uint(id) < uint(len(o.slots)) && o.slots[id].gen == o.gen {
+		s := &o.slots[id]
+		for i := s.lo; i < s.hi; i++ {
+			if t := int(o.pos[i]); t >= from {
+				return t
 			}
-			return -1
 		}
+		return -1
+	}
+	if id > 0 && m.asciiState == 1 {
 		if !m.occReady(id) {
 			m.occGrow(id)
 		}
