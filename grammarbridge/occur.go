@@ -95,7 +95,7 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	lower, j := tok.lower, int(tok.rare)
 	e := o.head[lower[j]]
 	n, L := len(m.lower), len(lower)
-	last, first := n-L, -1 // the last place; the first >= from
+	last := n - L // the last place
 	if e == 0 || last < 0 {
 		// The byte is not in the input, or the token is longer than
 		// it: the token is not in it.
@@ -122,15 +122,20 @@ places:
 				continue places
 			}
 		}
-		if first < 0 && t >= from {
-			first = t
-		}
 		pos[k] = int32(t)
 		k++
 	}
+	lo := o.npos
 	o.npos = k
 	s.hi = int32(k)
-	return first
+	// The first place >= from, found here rather than in the walk: one
+	// value fewer to keep in registers there (0.3 places a list).
+	for i := lo; i < k; i++ {
+		if t := int(pos[i]); t >= from {
+			return t
+		}
+	}
+	return -1
 }
 
 // occReady reports whether list id can be made (occBuild) with no
