@@ -122,6 +122,24 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 				k++
 			}
 		}
+	} else if L <= 16 {
+		// The token is its first word and its last, which overlap
+		// (image: a third of the places walked). Its last eight bytes
+		// are read from the string itself, which has them.
+		tail, d := load8(unsafe.Pointer(unsafe.StringData(lower)), L-8), L-8
+		for ; e != 0; e = next[e-1] {
+			t := int(e) - 1 - j
+			if uint(t) > uint(last) {
+				if t < 0 {
+					continue
+				}
+				break
+			}
+			if load8(p, t) == word && load8(p, t+d) == tail {
+				pos[k] = int32(t)
+				k++
+			}
+		}
 	} else {
 	places:
 		for ; e != 0; e = next[e-1] {

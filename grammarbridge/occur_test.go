@@ -21,7 +21,9 @@ func TestEngineOccLists(t *testing.T) {
 	inputs = append(inputs, strings.Repeat("abcdefghij", 20), strings.Repeat("abcdefghij", 20)+"'x", "ab", "abcdefg")
 	toks := []string{"'to'", "''to'", "'t", ",.k", "abcd", "abcdefgh", "'send'", "to", "a", "aa", "at", "'to ton'", "email",
 		strings.Repeat("abcdefghij", 7), "'" + strings.Repeat("abcdefghij", 3) + "ab", strings.Repeat("abcdefghij", 3) + "abc",
-		"jabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij'x"}
+		"jabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij'x",
+		// Nine to sixteen bytes (two words, overlapping), found and not.
+		"ton'to ton", "'email' to", "'to ton'to ton'", "'to ton'to tan", "abcdefghija", "jabcdefghijabcde", "jabcdefghijabcdf"}
 	parts := make([]cpart, len(toks))
 	for i, tk := range toks {
 		parts[i] = literalPart([]string{tk}, SpacingAuto)
