@@ -728,6 +728,7 @@ func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
 	if e == i {
 		return 0, 0, false
 	}
+	d := e // the end of the integer's digits
 	if e+1 < len(in) && in[e] == '.' && isDec(in[e+1]) {
 		e = digitsEnd(e+1, isDec)
 	}
@@ -742,6 +743,20 @@ func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
 	}
 	if !m.boundary(e, sp) {
 		return 0, 0, false
+	}
+	if e == d && d-i <= 15 {
+		// An integer of at most 15 digits (most numbers in requests):
+		// below 2^53, so exact as a float64, as ParseFloat gives it,
+		// with none of its cost (image: 150 instructions an input).
+		var n uint64
+		for _, c := range []byte(in[i:d]) {
+			n = n*10 + uint64(c-'0')
+		}
+		v := float64(n)
+		if in[pos] == '-' {
+			v = -v // -0 too, as ParseFloat gives it
+		}
+		return v, e, true
 	}
 	v, err := strconv.ParseFloat(in[pos:e], 64)
 	if err != nil && !math.IsInf(v, 0) {
