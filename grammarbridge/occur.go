@@ -76,77 +76,128 @@ const maxOccKeep = 1 << 14
 // place of the token's rest), and most of that was its two wrappers;
 // indexing the input's bytes costs under 6 instructions a byte, once per
 // input that lists a token, and a list then costs about 60 instructions
-// and 20 more per place of its byte, or less when the byte is not in the
+// and 17 more per place of its byte, or less when the byte is not in the
 // input. (Image: 4.7 lists an input, 1,510 instructions with bytes.Index,
-// 1,140 so.)
+// 875 so.) Scanning the input for each token instead, eight bytes at a
+// time for two of its bytes, cost more: about 16 instructions a word, a
+// scan for each of the 4.7 lists (image: 1,770 instructions an input).
+//
+// The caller has made room for it (occReady, occGrow): occBuild makes no
+// call, so that it needs no stack frame and saves fewer values on the
+// stack (image -7 instructions an input, email -15).
 func (m *matcher) occBuild(tok *ctoken, from int) int {
 	o := &m.occ
-	if int(tok.search) >= len(o.slots) {
-		o.slots = append(o.slots, make([]occSlot, int(tok.search)+1-len(o.slots))...)
+	s := &o.slots[tok.search]
+	k := o.npos
+	s.gen, s.lo, s.hi = o.gen, int32(k), int32(k)
+	// The walk, here rather than in a function of its own: the call and
+	// its set-up cost as much as the walk itself (2.6 places of the byte
+	// a list on the reference inputs; most tokens listed are not in the
+	// input).
+	lower, j := tok.lower, int(tok.rare)
+	e := o.head[lower[j]]
+	n, L := len(m.lower), len(lower)
+	last := n - L // the last place
+	if e == 0 || last < 0 {
+		// The byte is not in the input, or the token is longer than
+		// it: the token is not in it.
+		return -1
+	}
+	word, mask := tok.word, tok.mask
+	p := unsafe.Pointer(unsafe.SliceData(m.lowerPad))
+	next, pos := o.next, o.pos
+	if L <= 8 {
+		// The token is its first word: the same walk with fewer values
+		// to keep in registers (image: two thirds of the places
+		// walked).
+		for ; e != 0; e = next[e-1] {
+			t := int(e) - 1 - j
+			if uint(t) > uint(last) {
+				if t < 0 {
+					continue
+				}
+				break
+			}
+			// The padding makes eight bytes readable at t.
+			if load8(p, t)&mask == word {
+				pos[k] = int32(t)
+				k++
+			}
+		}
+	} else if L <= 16 {
+		// The token is its first word and its last, which overlap
+		// (image: a third of the places walked). Its last eight bytes
+		// are read from the string itself, which has them.
+		tail, d := load8(unsafe.Pointer(unsafe.StringData(lower)), L-8), L-8
+		for ; e != 0; e = next[e-1] {
+			t := int(e) - 1 - j
+			if uint(t) > uint(last) {
+				if t < 0 {
+					continue
+				}
+				break
+			}
+			if load8(p, t) == word && load8(p, t+d) == tail {
+				pos[k] = int32(t)
+				k++
+			}
+		}
+	} else {
+	places:
+		for ; e != 0; e = next[e-1] {
+			t := int(e) - 1 - j
+			if uint(t) > uint(last) {
+				if t < 0 {
+					continue
+				}
+				break
+			}
+			if load8(p, t)&mask != word {
+				continue
+			}
+			for i := 8; i < L; i++ {
+				if *(*byte)(unsafe.Add(p, t+i)) != lower[i] {
+					continue places
+				}
+			}
+			pos[k] = int32(t)
+			k++
+		}
+	}
+	lo := o.npos
+	o.npos = k
+	s.hi = int32(k)
+	// The first place >= from, found here rather than in the walk: one
+	// value fewer to keep in registers there (0.3 places a list).
+	for i := lo; i < k; i++ {
+		if t := int(pos[i]); t >= from {
+			return t
+		}
+	}
+	return -1
+}
+
+// occReady reports whether list id can be made (occBuild) with no
+// call: there is a slot for it, the input's bytes are indexed, and there
+// is room for every place of the input.
+func (m *matcher) occReady(id int) bool {
+	o := &m.occ
+	return id < len(o.slots) && o.indexed && len(o.pos)-o.npos >= len(m.lower)
+}
+
+// occGrow makes what occReady tests true.
+func (m *matcher) occGrow(id int) {
+	o := &m.occ
+	if id >= len(o.slots) {
+		o.slots = append(o.slots, make([]occSlot, id+1-len(o.slots))...)
 	}
 	if !o.indexed {
 		m.byteIndex()
 	}
-	s := &o.slots[tok.search]
-	lo := o.npos
-	s.gen, s.lo, s.hi = o.gen, int32(lo), int32(lo)
-	j := int(tok.rare)
-	if o.head[tok.lower[j]] == 0 {
-		// The byte is not in the input, so neither is the token.
-		return -1
-	}
-	if len(o.pos)-lo < len(m.lower) {
-		// Room for every place, so that walk makes no call.
-		o.pos = append(o.pos[:lo], make([]int32, len(m.lower))...)
+	if k := o.npos; len(o.pos)-k < len(m.lower) {
+		o.pos = append(o.pos[:k], make([]int32, len(m.lower))...)
 		o.pos = o.pos[:cap(o.pos)]
 	}
-	hi, first := o.walk(tok, m.lowerPad, len(m.lower), from, j)
-	o.npos = hi
-	s.hi = int32(hi)
-	return first
-}
-
-// walk adds the places of tok in the n bytes of low (the input, with
-// eight bytes of padding after it) to o.pos (which has room for n more)
-// and returns the new o.npos and the first place >= from, or -1. It walks
-// the places of the token's byte j and compares the token at each. It
-// makes no call, so that its state stays in registers.
-func (o *occLists) walk(tok *ctoken, low []byte, n, from, j int) (int, int) {
-	lower := tok.lower
-	L := len(lower)
-	last := n - L // the last place
-	k, first := o.npos, -1
-	if last < 0 {
-		return k, first
-	}
-	word, mask := tok.word, tok.mask
-	p := unsafe.Pointer(unsafe.SliceData(low))
-	next, pos := o.next, o.pos
-places:
-	for e := o.head[lower[j]]; e != 0; e = next[e-1] {
-		t := int(e) - 1 - j
-		if uint(t) > uint(last) {
-			if t < 0 {
-				continue
-			}
-			break
-		}
-		// The padding makes eight bytes readable at t.
-		if load8(p, t)&mask != word {
-			continue
-		}
-		for i := 8; i < L; i++ {
-			if *(*byte)(unsafe.Add(p, t+i)) != lower[i] {
-				continue places
-			}
-		}
-		if first < 0 && t >= from {
-			first = t
-		}
-		pos[k] = int32(t)
-		k++
-	}
-	return k, first
 }
 
 // rareByte returns the place in tok of the byte whose places occBuild

@@ -1,7 +1,9 @@
 package grammarbridge
 
 import (
+	"math"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,7 +23,9 @@ func TestEngineOccLists(t *testing.T) {
 	inputs = append(inputs, strings.Repeat("abcdefghij", 20), strings.Repeat("abcdefghij", 20)+"'x", "ab", "abcdefg")
 	toks := []string{"'to'", "''to'", "'t", ",.k", "abcd", "abcdefgh", "'send'", "to", "a", "aa", "at", "'to ton'", "email",
 		strings.Repeat("abcdefghij", 7), "'" + strings.Repeat("abcdefghij", 3) + "ab", strings.Repeat("abcdefghij", 3) + "abc",
-		"jabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij'x"}
+		"jabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij'x",
+		// Nine to sixteen bytes (two words, overlapping), found and not.
+		"ton'to ton", "'email' to", "'to ton'to ton'", "'to ton'to tan", "abcdefghija", "jabcdefghijabcde", "jabcdefghijabcdf"}
 	parts := make([]cpart, len(toks))
 	for i, tk := range toks {
 		parts[i] = literalPart([]string{tk}, SpacingAuto)
@@ -118,6 +122,38 @@ func TestEngineNextNumberStart(t *testing.T) {
 			}
 			if got := m.nextNumberStart(from); got != want {
 				t.Errorf("%q from %d: got %d, want %d", in, from, got, want)
+			}
+		}
+		g.release(m)
+	}
+}
+
+// TestEngineNumberAtIntegers checks the values numberAt gives against
+// strconv.ParseFloat of the text it matched, on integers of up to 18
+// digits with and without signs (the short ones are computed without
+// ParseFloat), zeros (-0 is negative), fractions and exponents.
+func TestEngineNumberAtIntegers(t *testing.T) {
+	g := mustCompile(t, `<Start> = x -> 1;`, Options{})
+	inputs := []string{"0", "-0", "+0", "007", "-007", "5 x", "x 42", "123456789012345", "-999999999999999",
+		"1234567890123456", "9007199254740993", "123456789012345678", "1.5", "-2e3", "12e", "3.x", "+", "-x"}
+	rng := rand.New(rand.NewSource(4))
+	for range 300 {
+		b := []byte{"+-0"[rng.Intn(3)]}
+		for range rng.Intn(18) {
+			b = append(b, byte('0'+rng.Intn(10)))
+		}
+		inputs = append(inputs, string(b))
+	}
+	for _, in := range inputs {
+		m := g.newMatcher(in, false)
+		for pos := 0; pos < len(in); pos++ {
+			v, e, ok := m.numberAt(SpacingAuto, pos)
+			if !ok {
+				continue
+			}
+			want, err := strconv.ParseFloat(in[pos:e], 64)
+			if err != nil || v != want || math.Signbit(v) != math.Signbit(want) {
+				t.Errorf("%q at %d: got %v (to %d), want %v (%v)", in, pos, v, e, want, err)
 			}
 		}
 		g.release(m)
