@@ -22,7 +22,7 @@ func plainBuild(m *matcher, trail []event) slotVal {
 	for _, ev := range trail {
 		switch ev.kind {
 		case evBegin:
-			a := m.g.alts[ev.alt]
+			a := m.g.alts[ev.alt()]
 			f := &pframe{alt: a, parentSlot: ev.slot, last: undef, slots: make([]slotVal, a.nslots)}
 			for i := range f.slots {
 				f.slots[i] = undef
@@ -32,7 +32,7 @@ func plainBuild(m *matcher, trail []event) slotVal {
 			s := m.in[ev.a:ev.b]
 			stack[len(stack)-1].slots[ev.slot] = slotVal{v: s, st: mkStats(1, int32(utf16Len(s))), h: hashValue(s)}
 		case evNum:
-			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num, st: mkStats(1, 0), h: hashValue(ev.num)}
+			stack[len(stack)-1].slots[ev.slot] = slotVal{v: ev.num(), st: mkStats(1, 0), h: hashValue(ev.num())}
 		case evEnd:
 			f := stack[len(stack)-1]
 			var v slotVal

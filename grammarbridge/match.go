@@ -138,13 +138,33 @@ func (g *Grammar) Explain(input string) error {
 
 // event is one entry of the matcher's trail, from which values are built
 // once a parse succeeds. It holds no pointers, so the trail is cheap to
-// copy.
+// copy, and is 16 bytes: the trail is copied whole for the success memo
+// (keepTrail, replay) and shared rule outcomes, and an event of 32 bytes
+// doubled what those copies and every push wrote. What a kind does not
+// use is shared: an evBegin's alternative is in a, an evNum's number in a
+// and b (beginEvent, numEvent).
 type event struct {
 	kind evKind
 	slot int32 // evWild, evNum: the variable's slot; evBegin: the slot in the parent (-1: none)
-	alt  int32 // evBegin: the alternative's id
-	a, b int32 // evWild: trimmed text bounds
-	num  float64
+	a, b int32 // evWild: trimmed text bounds; evBegin: a is the alternative's id; evNum: the number's bits
+}
+
+// beginEvent returns the evBegin of alternative alt, entered for the
+// variable in slot of its parent (-1: none).
+func beginEvent(alt, slot int32) event { return event{kind: evBegin, slot: slot, a: alt} }
+
+// numEvent returns the evNum binding number v to the variable in slot.
+func numEvent(slot int32, v float64) event {
+	bits := math.Float64bits(v)
+	return event{kind: evNum, slot: slot, a: int32(uint32(bits)), b: int32(uint32(bits >> 32))}
+}
+
+// alt returns an evBegin's alternative id.
+func (ev event) alt() int32 { return ev.a }
+
+// num returns an evNum's number.
+func (ev event) num() float64 {
+	return math.Float64frombits(uint64(uint32(ev.a)) | uint64(uint32(ev.b))<<32)
 }
 
 type evKind uint8
@@ -626,7 +646,7 @@ func (m *matcher) keywordsAfter(c int32, a *calt, i int, p *cpart, w wild, n int
 				// keywordMatched, the state after it memoized at once (as in
 				// literalAfter).
 				if p.valueUsed && m.silent == 0 {
-					m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+					m.push(beginEvent(sub.id, int32(p.slot)))
 					m.push(event{kind: evEnd})
 				}
 				if closeMemo(a, i) || m.work >= succMemoAfter {
@@ -685,7 +705,7 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 					continue
 				}
 				if m.silent == 0 {
-					m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+					m.push(beginEvent(sub.id, int32(slot)))
 				}
 				m.literalAfter(c, sub, 0, p, w, t)
 				m.tn = n
@@ -703,7 +723,7 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			// A group of keywords: matched in place, as step would.
 			m.work++
 			if m.silent == 0 {
-				m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+				m.push(beginEvent(sub.id, int32(slot)))
 			}
 			m.keywords(c, sub, 0, &sub.parts[0], pos, w)
 			m.tn = n
@@ -713,7 +733,7 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			continue
 		}
 		if m.silent == 0 {
-			m.push(event{kind: evBegin, alt: sub.id, slot: int32(slot)})
+			m.push(beginEvent(sub.id, int32(slot)))
 		}
 		m.step(c, sub, i, e, w)
 		m.tn = n
@@ -808,7 +828,7 @@ func (m *matcher) afterRule(k int32, p *cpart, pos int, w wild) {
 
 func (m *matcher) bindNumber(c int32, a *calt, i int, p *cpart, v float64, e int) {
 	n := m.tn
-	m.push(event{kind: evNum, slot: int32(p.slot), num: v})
+	m.push(numEvent(int32(p.slot), v))
 	m.step(c, a, i+1, e, noWild)
 	m.tn = n
 }

@@ -226,10 +226,10 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
 			bound |= slotBit(ev.slot)
 		case evNum:
-			ts[ev.slot&(topSlots-1)] = topSlot{ev.num, hashValue(ev.num), mkStats(1, 0)}
+			ts[ev.slot&(topSlots-1)] = topSlot{ev.num(), hashValue(ev.num()), mkStats(1, 0)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
-			if alts[ev.alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
+			if alts[ev.alt()].oneVar && i+2 < len(trail) && trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
 				// A rule that is one wildcard ("-> x"): no frame.
 				if ev.slot >= 0 {
 					w := &trail[i+1]
@@ -256,7 +256,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			// The ops: nested literals into their temporary slots, the
 			// last one the value.
 			bound |= 1 << 63
-			ops := alts[trail[0].alt].ops
+			ops := alts[trail[0].alt()].ops
 			last := len(ops) - 1
 			for j := range ops[:last] {
 				op := &ops[j]
@@ -287,8 +287,8 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 // base 0) and copied.
 func (m *matcher) nestedSlot(b *plainBufs, trail []event, i int) (topSlot, int) {
 	alts := m.g.vt.alts
-	if alts[trail[i].alt].oneVar && i+2 < len(trail) && trail[i+1].kind == evNum && trail[i+2].kind == evEnd {
-		num := trail[i+1].num
+	if alts[trail[i].alt()].oneVar && i+2 < len(trail) && trail[i+1].kind == evNum && trail[i+2].kind == evEnd {
+		num := trail[i+1].num()
 		return topSlot{num, hashValue(num), mkStats(1, 0)}, i + 2
 	}
 	if k, c := topConst(alts, trail, i); k > i {
@@ -332,12 +332,12 @@ func topConst(alts []altVal, trail []event, i int) (int, int32) {
 	if i+1 >= len(trail) {
 		return i, 0
 	}
-	if c := trail[i].alt; alts[c].how == avConst && trail[i+1].kind == evEnd {
+	if c := trail[i].alt(); alts[c].how == avConst && trail[i+1].kind == evEnd {
 		return i + 1, c
 	}
-	if alts[trail[i].alt].oneVar && i+3 < len(trail) && trail[i+1].kind == evBegin && trail[i+1].slot >= 0 &&
-		trail[i+2].kind == evEnd && trail[i+3].kind == evEnd && alts[trail[i+1].alt].how == avConst {
-		return i + 3, trail[i+1].alt
+	if alts[trail[i].alt()].oneVar && i+3 < len(trail) && trail[i+1].kind == evBegin && trail[i+1].slot >= 0 &&
+		trail[i+2].kind == evEnd && trail[i+3].kind == evEnd && alts[trail[i+1].alt()].how == avConst {
+		return i + 3, trail[i+1].alt()
 	}
 	return i, 0
 }

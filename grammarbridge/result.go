@@ -104,7 +104,7 @@ func (m *matcher) record() {
 	var v any
 	var h uint64
 	var st stats
-	if len(trail) > 0 && trail[0].kind == evBegin && m.g.vt.alts[trail[0].alt].top {
+	if len(trail) > 0 && trail[0].kind == evBegin && m.g.vt.alts[trail[0].alt()].top {
 		// The common case: one top-level frame, whose value is object
 		// and array literals.
 		var end int
@@ -446,7 +446,7 @@ func (m *matcher) build(trail []event) nval {
 // stack of frames, keeps the state of each in registers: most trails are
 // an alternative with a few wildcards, or with a rule or two inside.
 func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
-	a := &m.g.vt.alts[trail[i].alt]
+	a := &m.g.vt.alts[trail[i].alt()]
 	n := int(a.nslots)
 	i++
 	if n == 0 && i < len(trail) && trail[i].kind == evEnd {
@@ -486,11 +486,11 @@ func (m *matcher) buildFrame(trail []event, i, base int) (nval, int) {
 			m.slotBuf[base+int(ev.slot)] = v
 			bound |= slotBit(ev.slot)
 		case evNum:
-			m.slotBuf[base+int(ev.slot)] = nval{n: m.newNode(node{kind: nNum, num: ev.num}), st: mkStats(1, 0), h: hashValue(ev.num)}
+			m.slotBuf[base+int(ev.slot)] = nval{n: m.newNode(node{kind: nNum, num: ev.num()}), st: mkStats(1, 0), h: hashValue(ev.num())}
 			bound |= slotBit(ev.slot)
 		case evBegin:
 			var v nval
-			if c := &m.g.vt.alts[ev.alt]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
+			if c := &m.g.vt.alts[ev.alt()]; c.how == avVar && c.nslots == 1 && i+2 < len(trail) &&
 				trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
 				// A rule that is one wildcard ("-> x"): no frame; strVal,
 				// its cache hit in place.

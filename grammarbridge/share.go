@@ -526,7 +526,7 @@ func (m *matcher) tryTree(nodes []shareNode, depth int, head int32, pos, slot in
 // n) and the segment before. d is the depth of the enclosing rules.
 func (m *matcher) collectFrom(synth *calt, depth, pos int, w wild, ci int, d int32, slot, n int) {
 	if m.tn == n && m.silent == 0 {
-		m.push(event{kind: evBegin, alt: synth.id, slot: int32(slot)})
+		m.push(beginEvent(synth.id, int32(slot)))
 	}
 	col := m.pushCont(cont{parent: top, collect: -1 - int32(ci), segStart: int32(m.segBase(n)), depth: d, serial: m.nextSerial(), outer: -1})
 	m.step(col, synth, depth, pos, w)
@@ -714,7 +714,7 @@ func (m *matcher) keywordLitKids(nd *shareNode, e int, c int32, a *calt, i int, 
 // used), then part i+1.
 func (m *matcher) keywordMatched(sub *calt, e int, c int32, a *calt, i int, p *cpart, n int) {
 	if p.valueUsed && m.silent == 0 {
-		m.push(event{kind: evBegin, alt: sub.id, slot: int32(p.slot)})
+		m.push(beginEvent(sub.id, int32(p.slot)))
 		m.push(event{kind: evEnd})
 	}
 	if m.work < succMemoAfter { // stepMemo written out (it is not inlined)
@@ -729,7 +729,7 @@ func (m *matcher) keywordMatched(sub *calt, e int, c int32, a *calt, i int, p *c
 // part i at pos, leaving the trail at n.
 func (m *matcher) beginStep(a *calt, slot int, c int32, i, pos, n int) {
 	if m.silent == 0 {
-		m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+		m.push(beginEvent(a.id, int32(slot)))
 	}
 	m.step(c, a, i, pos, noWild)
 	m.tn = n
@@ -740,7 +740,7 @@ func (m *matcher) beginStep(a *calt, slot int, c int32, i, pos, n int) {
 func (m *matcher) resume(a *calt, o *shareOut, slot, n int) wild {
 	m.tn = n
 	if m.silent == 0 {
-		m.push(event{kind: evBegin, alt: a.id, slot: int32(slot)})
+		m.push(beginEvent(a.id, int32(slot)))
 	}
 	if o.nseg > 0 {
 		m.pushSeg(m.shareSegs[o.seg : o.seg+o.nseg])

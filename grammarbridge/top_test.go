@@ -16,7 +16,7 @@ func checkTop(t *testing.T, count *int) func(*matcher) {
 		if len(trail) == 0 || trail[0].kind != evBegin {
 			return
 		}
-		if !m.g.vt.alts[trail[0].alt].top {
+		if !m.g.vt.alts[trail[0].alt()].top {
 			return
 		}
 		*count++
@@ -112,8 +112,8 @@ func TestRecordLastFrame(t *testing.T) {
 	defer g.release(m)
 	slot := int32(a.vars["x"])
 	m.tbuf = []event{
-		{kind: evBegin, slot: -1, alt: a.id}, {kind: evWild, slot: slot, a: 3, b: 6}, {kind: evEnd},
-		{kind: evBegin, slot: -1, alt: a.id}, {kind: evWild, slot: slot, a: 7, b: 11}, {kind: evEnd},
+		beginEvent(a.id, -1), {kind: evWild, slot: slot, a: 3, b: 6}, {kind: evEnd},
+		beginEvent(a.id, -1), {kind: evWild, slot: slot, a: 7, b: 11}, {kind: evEnd},
 	}
 	m.tn = len(m.tbuf)
 	// Chunks with room, so that nothing taken below makes one (room
@@ -151,7 +151,7 @@ func TestTopSkipsUnread(t *testing.T) {
 	n := 0
 	g.recordHook = func(m *matcher) {
 		trail := m.tbuf[:m.tn]
-		if !m.g.vt.alts[trail[0].alt].top {
+		if !m.g.vt.alts[trail[0].alt()].top {
 			t.Fatal("the top frame is not written by topValue")
 		}
 		n++
