@@ -339,11 +339,13 @@ func sortKeys(keys []rankKey) {
 		radixSort(keys)
 		return
 	}
-	if len(keys) > 12 {
+	if len(keys) > 48 {
 		slices.Sort(keys)
 		return
 	}
-	// A few results (the common case): an insertion sort.
+	// A few dozen results (the common case): an insertion sort, cheaper
+	// than slices.Sort's set-up and calls up to about 48 keys (email:
+	// 155 -> 95 instructions an input).
 	for i := 1; i < len(keys); i++ {
 		k := keys[i]
 		j := i
