@@ -371,12 +371,17 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 	if op.vars == 0 {
 		return m.topObjFixed(b, op, ts)
 	}
+	var present uint64
 	if bound&op.vars == op.vars {
-		return m.topObjBound(b, op, ts)
-	}
-	present := op.always
-	for x := bound & op.vars; x != 0; x &= x - 1 {
-		present |= op.bySlot[bits.TrailingZeros64(x)]
+		// Every variable bound (most often: { originalRequest: r,
+		// caption: c, numImages: n }): every property, without the
+		// bit sets; only a variable bound to undefined is dropped.
+		present = ^uint64(0) >> (64 - len(op.props))
+	} else {
+		present = op.always
+		for x := bound & op.vars; x != 0; x &= x - 1 {
+			present |= op.bySlot[bits.TrailingZeros64(x)]
+		}
 	}
 	props := op.props
 	start := len(b.props)
@@ -449,48 +454,6 @@ func (m *matcher) topObjFixed(b *plainBufs, op *vop, ts *[topSlots]topSlot) (any
 	b.objs = b.objs[:len(b.objs)+1]
 	obj := &b.objs[len(b.objs)-1]
 	obj.Props = out
-	return obj, mix64(objectSeed + sum), st
-}
-
-// topObjBound is topObj for an object whose variables are all bound
-// (most often: { originalRequest: r, caption: c, numImages: n }): every
-// property is visited, in order, without a bit set; only a variable
-// bound to undefined is dropped.
-func (m *matcher) topObjBound(b *plainBufs, op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
-	props := op.props
-	if cap(b.props)-len(b.props) < len(props) {
-		b.newProps(len(props))
-	}
-	start := len(b.props)
-	out := b.props[start : start+len(props) : start+len(props)]
-	props = props[:len(out)]
-	var sum uint64
-	var st stats
-	j := 0
-	for i := range props {
-		p := &props[i]
-		if p.kind == vkLit { // its hash term is known
-			out[j] = Prop{p.name, p.lit}
-			sum += p.lsum
-			j++
-			continue
-		}
-		s := &ts[p.arg&(topSlots-1)]
-		st += s.st
-		if s.h == 0 && s.v == nil { // JSON.stringify drops undefined properties
-			continue
-		}
-		out[j] = Prop{p.name, s.v}
-		sum += propHash(p.kmul, s.h)
-		j++
-	}
-	b.props = b.props[:start+j]
-	if len(b.objs) == cap(b.objs) {
-		b.newObjs()
-	}
-	b.objs = b.objs[:len(b.objs)+1]
-	obj := &b.objs[len(b.objs)-1]
-	obj.Props = out[:j:j]
 	return obj, mix64(objectSeed + sum), st
 }
 
