@@ -106,16 +106,19 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	word, mask := tok.word, tok.mask
 	p := unsafe.Pointer(unsafe.SliceData(m.lowerPad))
 	next, pos := o.next, o.pos
+	// The byte's places come in order: those too early for the token to
+	// start (t < 0) are the first ones, skipped here, so that the walks
+	// below stop at the first place past the last.
+	for e != 0 && int(e)-1 < j {
+		e = next[e-1]
+	}
 	if L <= 8 {
 		// The token is its first word: the same walk with fewer values
 		// to keep in registers (image: two thirds of the places
 		// walked).
 		for ; e != 0; e = next[e-1] {
 			t := int(e) - 1 - j
-			if uint(t) > uint(last) {
-				if t < 0 {
-					continue
-				}
+			if uint(t) > uint(last) { // t >= 0 (skipped above): past the last
 				break
 			}
 			// The padding makes eight bytes readable at t.
@@ -131,10 +134,7 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 		tail, d := load8(unsafe.Pointer(unsafe.StringData(lower)), L-8), L-8
 		for ; e != 0; e = next[e-1] {
 			t := int(e) - 1 - j
-			if uint(t) > uint(last) {
-				if t < 0 {
-					continue
-				}
+			if uint(t) > uint(last) { // t >= 0 (skipped above): past the last
 				break
 			}
 			if load8(p, t) == word && load8(p, t+d) == tail {
@@ -146,10 +146,7 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	places:
 		for ; e != 0; e = next[e-1] {
 			t := int(e) - 1 - j
-			if uint(t) > uint(last) {
-				if t < 0 {
-					continue
-				}
+			if uint(t) > uint(last) { // t >= 0 (skipped above): past the last
 				break
 			}
 			if load8(p, t)&mask != word {
