@@ -53,6 +53,7 @@ type vprop struct {
 // by index, so that arena nodes need no pointers.
 type valueTables struct {
 	alts     []altVal // by alternative id
+	oneVar   []bool   // by alternative id: altVal.oneVar, for topValue's test of every rule it enters
 	lits     []any    // boxed once; lits[0] is nil
 	litHash  []uint64
 	keys     []string
@@ -114,7 +115,18 @@ type vop struct {
 	always uint64
 	bySlot []uint64
 	masked bool
+	top    topHow // how topValue writes it
 }
+
+// topHow is how topValue writes an op's value.
+type topHow uint8
+
+const (
+	topArray  topHow = iota // an array (topArr)
+	topMasked               // an object of up to 64 properties that reads variables (topObj)
+	topFixed                // an object of up to 64 properties that reads none (topObjFixed)
+	topLong                 // an object of more than 64 properties (topObjLong)
+)
 
 // altHow is how an alternative's value is made from its frame.
 type altHow uint8
@@ -163,6 +175,10 @@ func (g *Grammar) compileValues() {
 		av.top = av.how == avExpr && !av.clear && av.nslots+1+av.ntemp <= topSlots
 		av.oneVar = av.how == avVar && av.nslots == 1
 		t.alts[i] = av
+	}
+	t.oneVar = make([]bool, len(t.alts))
+	for i := range t.alts {
+		t.oneVar[i] = t.alts[i].oneVar
 	}
 	t.keyIndex, t.slab = nil, nil
 }
@@ -226,6 +242,16 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 				op.always |= 1 << i
 			}
 		}
+	}
+	switch {
+	case x.kind != vkObj:
+		op.top = topArray
+	case !op.masked:
+		op.top = topLong
+	case op.vars == 0:
+		op.top = topFixed
+	default:
+		op.top = topMasked
 	}
 	op.dst = *next
 	*next++

@@ -209,7 +209,7 @@ type topSlot struct {
 // one wildcard is read in place, one whose value nothing reads is
 // skipped, and the others' values come from nestedSlot.
 func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
-	alts := m.g.vt.alts
+	alts, oneVar := m.g.vt.alts, m.g.vt.oneVar
 	ts := b.top // made by resetArena
 	var bound uint64
 	i := 1
@@ -224,12 +224,12 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 				e = m.textEntrySlow(ev.a, ev.b)
 			}
 			ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
-			bound |= slotBit(ev.slot)
+			bound |= 1 << (ev.slot & (topSlots - 1))
 		case evNum:
 			ts[ev.slot&(topSlots-1)] = topSlot{ev.num(), hashValue(ev.num()), mkStats(1, 0)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
-			if alts[ev.alt()].oneVar && i+2 < len(trail) && trail[i+1].kind == evWild && trail[i+2].kind == evEnd {
+			if i+2 < len(trail) && trail[i+2].kind == evEnd && trail[i+1].kind == evWild && oneVar[ev.alt()] {
 				// A rule that is one wildcard ("-> x"): no frame.
 				if ev.slot >= 0 {
 					w := &trail[i+1]
@@ -238,7 +238,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 						e = m.textEntrySlow(w.a, w.b)
 					}
 					ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
-					bound |= slotBit(ev.slot)
+					bound |= 1 << (ev.slot & (topSlots - 1))
 				}
 				i += 2
 				continue
@@ -258,21 +258,26 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			bound |= 1 << 63
 			ops := alts[trail[0].alt()].ops
 			last := len(ops) - 1
-			for j := range ops[:last] {
+			for j := range ops {
 				op := &ops[j]
-				s := &ts[op.dst&(topSlots-1)]
-				if op.kind == vkObj {
-					s.v, s.h, s.st = m.topObj(b, op, ts, bound)
-				} else {
-					s.v, s.h, s.st = m.topArr(b, op.props, ts, bound)
+				var v any
+				var h uint64
+				var st stats
+				switch op.top {
+				case topMasked:
+					v, h, st = m.topObj(b, op, ts, bound)
+				case topFixed:
+					v, h, st = m.topObjFixed(b, op, ts)
+				case topLong:
+					v, h, st = m.topObjLong(b, op, ts, bound)
+				default:
+					v, h, st = m.topArr(b, op.props, ts, bound)
 				}
+				if j == last {
+					return v, h, st, i
+				}
+				ts[op.dst&(topSlots-1)] = topSlot{v, h, st}
 			}
-			if ops[last].kind == vkObj {
-				v, h, st := m.topObj(b, &ops[last], ts, bound)
-				return v, h, st, i
-			}
-			v, h, st := m.topArr(b, ops[last].props, ts, bound)
-			return v, h, st, i
 		}
 	}
 	return nil, hashNil, 0, i // never: a trail's frames all end
@@ -365,12 +370,6 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 // (chunks are made by newProps and newObjs), which keeps its state in
 // registers.
 func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
-	if !op.masked {
-		return m.topObjLong(b, op, ts, bound)
-	}
-	if op.vars == 0 {
-		return m.topObjFixed(b, op, ts)
-	}
 	var present uint64
 	if bound&op.vars == op.vars {
 		// Every variable bound (most often: { originalRequest: r,
