@@ -116,6 +116,7 @@ type vop struct {
 	bySlot []uint64
 	masked bool
 	top    topHow // how topValue writes it
+	lsum   uint64 // an object's literal properties' terms of its hash, summed
 }
 
 // topHow is how topValue writes an op's value.
@@ -221,6 +222,7 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 		}
 		if p.kind == vkLit {
 			p.lit = t.lits[p.arg]
+			op.lsum += p.lsum
 		}
 		// A literal, a temporary slot, a slot from 63 on (which share the
 		// last bit) or a variable read again counts as fixed.

@@ -426,20 +426,21 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 // fewer than 63 variables, so an object that reads one has it in vars.
 func (m *matcher) topObjFixed(b *plainBufs, op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
 	props := op.props
-	if cap(b.props)-len(b.props) < len(props) {
-		b.newProps(len(props))
-	}
 	start := len(b.props)
-	b.props = b.props[:start+len(props)]
-	out := b.props[start : start+len(props) : start+len(props)]
+	if cap(b.props)-start < len(props) {
+		b.newProps(len(props))
+		start = 0
+	}
+	end := start + len(props)
+	b.props = b.props[:end]
+	out := b.props[start:end:end]
 	props = props[:len(out)]
-	var sum uint64
+	sum := op.lsum // the literals' terms
 	var st stats
 	for i := range out {
 		p := &props[i]
-		if p.kind == vkLit { // its hash term is known
+		if p.kind == vkLit {
 			out[i] = Prop{p.name, p.lit}
-			sum += p.lsum
 			continue
 		}
 		s := &ts[p.arg&(topSlots-1)]
