@@ -117,6 +117,12 @@ type vop struct {
 	masked bool
 	top    topHow // how topValue writes it
 	lsum   uint64 // an object's literal properties' terms of its hash, summed
+	// A topMasked op whose value is the only other property of the
+	// last op, an object of literals ({ actionName: "send",
+	// parameters: {...} }): that object, which topObj writes too, and
+	// the place of this op's value in it.
+	outer    *vop
+	outerArg int32
 }
 
 // topHow is how topValue writes an op's value.
@@ -170,6 +176,7 @@ func (g *Grammar) compileValues() {
 				av.how = avExpr
 				t.flatten(x, &av.ops, &next)
 				av.ntemp = next - av.nslots - 1
+				fuseOuter(av.ops)
 			}
 		}
 		av.clear = av.nslots >= 63 || av.how == avEval
@@ -259,6 +266,34 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 	*next++
 	*ops = append(*ops, op)
 	return op.dst
+}
+
+// fuseOuter sets vop.outer when the last of ops is an object of
+// literals and of the value of the op before it, which reads
+// variables: { actionName: "send", parameters: { to: t, ... } }, the
+// form of nearly every top-level value. topObj writes both objects in
+// one call.
+func fuseOuter(ops []vop) {
+	if len(ops) < 2 {
+		return
+	}
+	last, in := &ops[len(ops)-1], &ops[len(ops)-2]
+	if last.top != topFixed || in.top != topMasked {
+		return
+	}
+	arg := int32(-1)
+	for i, p := range last.props {
+		switch {
+		case p.kind == vkLit:
+		case p.kind == vkVar && p.arg == in.dst && arg < 0:
+			arg = int32(i)
+		default:
+			return
+		}
+	}
+	if arg >= 0 {
+		in.outer, in.outerArg = last, arg
+	}
 }
 
 // newVexpr allocates a vexpr from a slab.

@@ -273,7 +273,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 				default:
 					v, h, st = m.topArr(b, op.props, ts, bound)
 				}
-				if j == last {
+				if j == last || op.outer != nil { // topObj wrote the last one too
 					return v, h, st, i
 				}
 				ts[op.dst&(topSlots-1)] = topSlot{v, h, st}
@@ -410,13 +410,48 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 		j++
 	}
 	b.props = ps[:j]
+	out := ps[start:j:j]
+	if op.outer != nil {
+		return m.topObjOuter(b, op, out, mix64(objectSeed+sum), st)
+	}
 	if len(b.objs) == cap(b.objs) {
 		b.newObjs()
 	}
 	b.objs = b.objs[:len(b.objs)+1]
 	obj := &b.objs[len(b.objs)-1]
-	obj.Props = ps[start:j:j]
+	obj.Props = out
 	return obj, mix64(objectSeed + sum), st
+}
+
+// topObjOuter ends topObj for an op with an outer object (vop.outer):
+// the object of properties in (hash h, stats st), then the outer one,
+// whose other properties are literals, without a slot between them.
+func (m *matcher) topObjOuter(b *plainBufs, op *vop, in []Prop, h uint64, st stats) (any, uint64, stats) {
+	if cap(b.objs)-len(b.objs) < 2 {
+		b.newObjs()
+	}
+	n := len(b.objs)
+	b.objs = b.objs[:n+2]
+	objs := b.objs[n : n+2 : n+2]
+	objs[0].Props = in
+	f := op.outer
+	props := f.props
+	start := len(b.props)
+	if cap(b.props)-start < len(props) {
+		b.newProps(len(props))
+		start = 0
+	}
+	end := start + len(props)
+	b.props = b.props[:end]
+	out := b.props[start:end:end]
+	props = props[:len(out)]
+	for i := range out {
+		out[i] = Prop{props[i].name, props[i].lit}
+	}
+	k := int(op.outerArg)
+	out[k].Value = &objs[0]
+	objs[1].Props = out
+	return &objs[1], mix64(objectSeed + f.lsum + propHash(props[k].kmul, h)), st
 }
 
 // topObjFixed is topObj for an object that reads no variable (its
