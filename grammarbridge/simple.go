@@ -274,6 +274,7 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 	}
 	base := len(m.sEnds)
 	m.sBase, m.sT = base, -1
+	kept := false
 	if w.start >= 0 {
 		// With a wildcard open, the same rule is often walked again, from
 		// the same start by other paths (code-editor: 5 walks of 6) or
@@ -288,22 +289,17 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 		// separators from a later start: none is missed).
 		k := m.simpleKeep(p.rule)
 		if k != nil && k.gen == m.sGen && int(k.w0) <= w.start {
-			// Reading the ends is work, as the walk was: the limit
-			// bounds how often they are read.
-			m.work += int(k.n)
-			ev := &m.tbuf[w.ev]
-			for _, se := range m.sKept[k.from : k.from+k.n] {
-				if int(se.t) >= w.start && m.setWild(w, int(se.t)) {
-					se.a, se.b = ev.a, ev.b
-					m.sEnds = append(m.sEnds, se)
-				}
+			m.simpleReuse(c, a, i, k, w)
+			if p.optional && m.err == nil {
+				m.stepMemo(c, a, i+1, pos, w)
 			}
-		} else {
-			m.simpleAfter(p.rule, w)
-			if n := len(m.sEnds) - base; k != nil && len(m.sKept)+n <= maxSimpleKept && m.err == nil {
-				*k = simpleKeep{gen: m.sGen, w0: int32(w.start), from: int32(len(m.sKept)), n: int32(n)}
-				m.sKept = append(m.sKept, m.sEnds[base:]...)
-			}
+			return true
+		}
+		m.simpleAfter(p.rule, w)
+		if end := len(m.sEnds); k != nil && end <= maxSimpleKept && m.err == nil {
+			// Kept where they are: sEnds[base:end] is not given back.
+			*k = simpleKeep{gen: m.sGen, w0: int32(w.start), from: int32(base), n: int32(end - base)}
+			kept = true
 		}
 	} else {
 		m.simpleRule(0, p.rule, pos, simpleFrame{})
@@ -321,16 +317,42 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 			m.stepSuccMemo(c, a, i+1, int(se.e), noWild)
 		}
 	}
-	m.sEnds = m.sEnds[:base]
+	if !kept && len(m.sEnds) == end {
+		// Given back, unless a walk below kept its ends after these.
+		m.sEnds = m.sEnds[:base]
+	}
 	if p.optional && m.err == nil {
 		m.stepMemo(c, a, i+1, pos, w)
 	}
 	return true
 }
 
+// simpleReuse goes on with part i+1 of a from the kept ends k of the
+// simple rule part i, walked before from a start at or before w's, as
+// simple would from those of a walk of its own: those found at or after
+// w's start where the wildcard then holds something.
+func (m *matcher) simpleReuse(c int32, a *calt, i int, k *simpleKeep, w wild) {
+	// Reading the ends is work, as the walk was: the limit bounds how
+	// often they are read.
+	m.work += int(k.n)
+	memo := closeMemo(a, i)
+	for j := k.from; j < k.from+k.n && m.err == nil; j++ {
+		t := int(m.sEnds[j].t) // the list may grow below: read it again
+		if t < w.start || !m.setWild(w, t) {
+			continue
+		}
+		if e := int(m.sEnds[j].e); m.work < succMemoAfter && !memo {
+			m.step(c, a, i+1, e, noWild)
+		} else {
+			m.stepSuccMemo(c, a, i+1, e, noWild)
+		}
+	}
+}
+
 // simpleKeep is where the ends of a simple rule's first walk of the input
-// with a wildcard open are kept: sKept[from:from+n], walked from w0
-// (valid when gen is matcher.sGen).
+// with a wildcard open are kept: matcher.sEnds[from:from+n], which are not
+// given back for the rest of the input, walked from w0 (valid when gen is
+// matcher.sGen).
 type simpleKeep struct {
 	gen     uint32
 	w0      int32
