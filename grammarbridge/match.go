@@ -620,15 +620,18 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 // firstPlace is firstByte with no wildcard open; it also returns where
 // that byte is: the first place at or after pos that is not a separator
 // (the input's length at its end).
+//
+// It reads the lower-cased input, as firstByte does: its ASCII letters are
+// folded already, and a byte that is not ASCII is no separator of the
+// table, so one test per separator skipped.
 func (m *matcher) firstPlace(pos int) (q, ch int, known bool) {
-	in := m.in
-	for q = pos; q < len(in); q++ {
-		c := in[q]
-		if c >= utf8.RuneSelf {
-			return q, 0, false
-		}
-		if !asciiSep[c] {
-			return q, int(c | asciiUpper[c]), true
+	low := m.lower
+	for q = pos; uint(q) < uint(len(low)); q++ {
+		if c := low[q]; !asciiSep[c] {
+			if c >= utf8.RuneSelf {
+				return q, 0, false
+			}
+			return q, int(c), true
 		}
 	}
 	return q, -1, true
