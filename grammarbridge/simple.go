@@ -84,14 +84,34 @@ func markSimple(rules []*crule) {
 				if !p.silent || simpleDepth(p.rule, depth) < 0 {
 					if leadsFindable(p.rule) {
 						p.simple = simpleLead
+						setLeads(p.rule)
 					}
 					continue
 				}
 				p.simple = simpleShut
 				if simpleOpens(p.rule) {
 					p.simple = simpleOpen
+					setLeads(p.rule)
 				}
 			}
+		}
+	}
+}
+
+// setLeads fills r.leads (its alternatives all begin with a literal, a
+// group of keywords or a number).
+func setLeads(r *crule) {
+	if r.leads != nil {
+		return
+	}
+	for _, a := range r.alts {
+		p := &a.parts[0]
+		if p.kind != partRules {
+			r.leads = append(r.leads, ruleLead{a, p, a.spacing})
+			continue
+		}
+		for _, kw := range p.rule.alts {
+			r.leads = append(r.leads, ruleLead{a, &kw.parts[0], kw.spacing})
 		}
 	}
 }
@@ -192,22 +212,13 @@ func leadCount(r *crule) int {
 // (the search would find none of them), and is not entered. The places
 // found are listed for the search that follows (occur.go).
 func (m *matcher) leadFound(r *crule, from int) bool {
-	for _, a := range r.alts {
-		switch p := &a.parts[0]; p.kind {
-		case partString:
-			if m.nextCandidate(p, from) >= 0 {
-				return true
-			}
-		case partNumber:
+	for i := range r.leads {
+		if p := r.leads[i].p; p.kind == partNumber {
 			if m.nextNumberStart(from) >= 0 {
 				return true
 			}
-		default:
-			for _, kw := range p.rule.alts {
-				if m.nextCandidate(&kw.parts[0], from) >= 0 {
-					return true
-				}
-			}
+		} else if m.nextCandidate(p, from) >= 0 {
+			return true
 		}
 	}
 	return false
@@ -376,34 +387,20 @@ func (m *matcher) simpleKeep(r *crule) *simpleKeep {
 // simpleAfter lists the ends of simple rule r with wildcard w open: from
 // each place after the wildcard's start where an alternative's first
 // literal (or keyword) is found, as tryAlts and keywordsAfter would try
-// them.
+// them (r.leads: one loop, no call for each).
 func (m *matcher) simpleAfter(r *crule, w wild) {
-	for _, sub := range r.alts {
-		p := &sub.parts[0]
-		if p.kind == partString {
-			m.simpleFound(sub, p, sub.spacing, w)
-			continue
-		}
-		for _, kw := range p.rule.alts {
-			m.simpleFound(sub, &kw.parts[0], kw.spacing, w)
-			if m.err != nil {
-				return
-			}
-		}
-	}
-}
-
-// simpleFound walks alternative a from part 1 after each place its first
-// part, the literal p (with spacing sp), is found after w's start.
-func (m *matcher) simpleFound(a *calt, p *cpart, sp Spacing, w wild) {
-	for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
-		m.work++
-		if e, ok := m.tokensAtCandidate(p, sp, t); ok && m.setWild(w, t) {
-			ev := &m.tbuf[w.ev]
-			m.sT, m.sA, m.sB = int32(t), ev.a, ev.b
-			m.simpleParts(0, a, 1, e)
-			if m.err != nil {
-				return
+	for i := range r.leads {
+		ld := &r.leads[i]
+		p := ld.p
+		for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
+			m.work++
+			if e, ok := m.tokensAtCandidate(p, ld.sp, t); ok && m.setWild(w, t) {
+				ev := &m.tbuf[w.ev]
+				m.sT, m.sA, m.sB = int32(t), ev.a, ev.b
+				m.simpleParts(0, ld.a, 1, e)
+				if m.err != nil {
+					return
+				}
 			}
 		}
 	}
