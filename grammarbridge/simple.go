@@ -410,12 +410,19 @@ func (m *matcher) simpleAfter(r *crule, w wild) {
 // the next byte, as tryAlts chooses them) at depth d: d > 0 inside the
 // part f of an enclosing alternative, which the walk goes on with.
 func (m *matcher) simpleRule(d int, r *crule, pos int, f simpleFrame) {
-	ch, known := m.firstByte(pos, noWild)
+	q, ch, known := m.firstPlace(pos)
 	if known && !r.firstAny && (ch < 0 || !r.first.has(byte(ch))) {
 		return
 	}
+	ascii := m.asciiState == 1
 	for _, sub := range r.altsFor(ch, known) {
 		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			continue
+		}
+		if p := sub.lit0; p != nil && ascii && m.word8(q)&p.fmask != p.fword {
+			// The first literal's first-word test (as tryAlts and
+			// keywords make it) fails: no walk of the alternative.
+			m.work++ // the walk's
 			continue
 		}
 		if d > 0 {
