@@ -329,7 +329,8 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 		}
 	}
 	if !kept && len(m.sEnds) == end {
-		// Given back, unless a walk below kept its ends after these.
+		// Given back, unless a walk below kept its ends after these
+		// (then they stay until the next input: see maxSimpleKept).
 		m.sEnds = m.sEnds[:base]
 	}
 	if p.optional && m.err == nil {
@@ -370,7 +371,10 @@ type simpleKeep struct {
 	from, n int32
 }
 
-// maxSimpleKept bounds the ends kept for one input.
+// maxSimpleKept bounds the ends kept for one input: no walk keeps its
+// ends once matcher.sEnds is that long. (The ends of a walk that are not
+// kept are given back unless a later walk kept its own above them: once
+// for each rule and input at most, so what stays is bounded too.)
 const maxSimpleKept = 1 << 16
 
 // simpleKeep returns the keep of simple rule r for this input.
