@@ -728,7 +728,12 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			if m.silent == 0 {
 				m.push(beginEvent(sub.id, int32(slot)))
 			}
-			m.keywords(c, sub, 0, &sub.parts[0], pos, w)
+			if w.start >= 0 {
+				// keywords would only pass it on.
+				m.keywordsAfter(c, sub, 0, &sub.parts[0], w, m.tn)
+			} else {
+				m.keywords(c, sub, 0, &sub.parts[0], pos, w)
+			}
 			m.tn = n
 			if m.err != nil {
 				return
