@@ -250,7 +250,8 @@ type matcher struct {
 	keys        []rankKey               // the result index while matching, then the ranking keys (result.go)
 
 	// The walk of simple rule parts (simple.go): the ends listed (a
-	// stack: the caller goes on from its own, m.sEnds[base:end]), where
+	// stack: the caller goes on from its own, m.sEnds[base:end], and
+	// gives them back unless they are kept, or kept ones are above), where
 	// the walk under way lists them, the enclosing alternatives, and the
 	// split of the open wildcard being walked (sT < 0: none).
 	sEnds      []simpleEnd
@@ -259,12 +260,11 @@ type matcher struct {
 	sT, sA, sB int32
 	// The ends of walks with a wildcard open, kept for this input:
 	// sRules holds, for a rule, the first place its walk started and
-	// where in sKept its ends are (valid when gen is sGen); sTab holds,
+	// where in sEnds its ends are (valid when gen is sGen); sTab holds,
 	// for a rule and place, sGen where noLead found the rule cannot
 	// begin.
 	sTab   []uint32
 	sRules []simpleKeep
-	sKept  []simpleEnd
 	sGen   uint32
 
 	// inEnd is the input's length, or no length at all when paths are
@@ -302,7 +302,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	m.lowerInput()
 	m.shareOuts, m.shareSegs, m.shareCols, m.shareActive, m.silent = m.shareOuts[:0], m.shareSegs[:0], m.shareCols[:0], 0, 0
 	m.resetArena()
-	m.sKept = m.sKept[:0]
+	m.sEnds = m.sEnds[:0]
 	if m.sGen++; m.sGen == 0 {
 		clear(m.sTab[:cap(m.sTab)])
 		clear(m.sRules)
@@ -620,15 +620,18 @@ func (m *matcher) keywords(c int32, a *calt, i int, p *cpart, pos int, w wild) {
 // firstPlace is firstByte with no wildcard open; it also returns where
 // that byte is: the first place at or after pos that is not a separator
 // (the input's length at its end).
+//
+// It reads the lower-cased input, as firstByte does: its ASCII letters are
+// folded already, and a byte that is not ASCII is no separator of the
+// table, so one test per separator skipped.
 func (m *matcher) firstPlace(pos int) (q, ch int, known bool) {
-	in := m.in
-	for q = pos; q < len(in); q++ {
-		c := in[q]
-		if c >= utf8.RuneSelf {
-			return q, 0, false
-		}
-		if !asciiSep[c] {
-			return q, int(c | asciiUpper[c]), true
+	low := m.lower
+	for q = pos; uint(q) < uint(len(low)); q++ {
+		if c := low[q]; !asciiSep[c] {
+			if c >= utf8.RuneSelf {
+				return q, 0, false
+			}
+			return q, int(c), true
 		}
 	}
 	return q, -1, true
@@ -725,7 +728,12 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 			if m.silent == 0 {
 				m.push(beginEvent(sub.id, int32(slot)))
 			}
-			m.keywords(c, sub, 0, &sub.parts[0], pos, w)
+			if w.start >= 0 {
+				// keywords would only pass it on.
+				m.keywordsAfter(c, sub, 0, &sub.parts[0], w, m.tn)
+			} else {
+				m.keywords(c, sub, 0, &sub.parts[0], pos, w)
+			}
 			m.tn = n
 			if m.err != nil {
 				return

@@ -64,6 +64,20 @@ type crule struct {
 	kwTrees bool
 	// minLen is the least number of input bytes a match needs (minlen.go).
 	minLen int32
+	// leads, for a rule whose alternatives all begin with a literal, a
+	// group of keywords or a number (simpleOpens, leadsFindable), lists
+	// those first parts in search order, a group's keywords one by one:
+	// what a walk or a test with a wildcard open looks for (simple.go).
+	leads []ruleLead
+}
+
+// ruleLead is one first part that a match of a rule may begin with: p,
+// a literal (with spacing sp) or a number, that begins alternative a
+// (for a keyword, the alternative whose first part is its group).
+type ruleLead struct {
+	a  *calt
+	p  *cpart
+	sp Spacing
 }
 
 // altsFor returns r's alternatives that may match where the folded first

@@ -742,7 +742,11 @@ func (m *matcher) resume(a *calt, o *shareOut, slot, n int) wild {
 	if m.silent == 0 {
 		m.push(beginEvent(a.id, int32(slot)))
 	}
-	if o.nseg > 0 {
+	if o.nseg == 1 {
+		// Most often the one event of a wildcard the shared parts
+		// opened (walkShared): pushed, without a copy's call.
+		m.push(m.shareSegs[o.seg])
+	} else if o.nseg > 0 {
 		m.pushSeg(m.shareSegs[o.seg : o.seg+o.nseg])
 	}
 	if o.wstart < 0 {

@@ -84,14 +84,34 @@ func markSimple(rules []*crule) {
 				if !p.silent || simpleDepth(p.rule, depth) < 0 {
 					if leadsFindable(p.rule) {
 						p.simple = simpleLead
+						setLeads(p.rule)
 					}
 					continue
 				}
 				p.simple = simpleShut
 				if simpleOpens(p.rule) {
 					p.simple = simpleOpen
+					setLeads(p.rule)
 				}
 			}
+		}
+	}
+}
+
+// setLeads fills r.leads (its alternatives all begin with a literal, a
+// group of keywords or a number).
+func setLeads(r *crule) {
+	if r.leads != nil {
+		return
+	}
+	for _, a := range r.alts {
+		p := &a.parts[0]
+		if p.kind != partRules {
+			r.leads = append(r.leads, ruleLead{a, p, a.spacing})
+			continue
+		}
+		for _, kw := range p.rule.alts {
+			r.leads = append(r.leads, ruleLead{a, &kw.parts[0], kw.spacing})
 		}
 	}
 }
@@ -192,22 +212,13 @@ func leadCount(r *crule) int {
 // (the search would find none of them), and is not entered. The places
 // found are listed for the search that follows (occur.go).
 func (m *matcher) leadFound(r *crule, from int) bool {
-	for _, a := range r.alts {
-		switch p := &a.parts[0]; p.kind {
-		case partString:
-			if m.nextCandidate(p, from) >= 0 {
-				return true
-			}
-		case partNumber:
+	for i := range r.leads {
+		if p := r.leads[i].p; p.kind == partNumber {
 			if m.nextNumberStart(from) >= 0 {
 				return true
 			}
-		default:
-			for _, kw := range p.rule.alts {
-				if m.nextCandidate(&kw.parts[0], from) >= 0 {
-					return true
-				}
-			}
+		} else if m.nextCandidate(p, from) >= 0 {
+			return true
 		}
 	}
 	return false
@@ -274,6 +285,7 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 	}
 	base := len(m.sEnds)
 	m.sBase, m.sT = base, -1
+	kept := false
 	if w.start >= 0 {
 		// With a wildcard open, the same rule is often walked again, from
 		// the same start by other paths (code-editor: 5 walks of 6) or
@@ -288,22 +300,17 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 		// separators from a later start: none is missed).
 		k := m.simpleKeep(p.rule)
 		if k != nil && k.gen == m.sGen && int(k.w0) <= w.start {
-			// Reading the ends is work, as the walk was: the limit
-			// bounds how often they are read.
-			m.work += int(k.n)
-			ev := &m.tbuf[w.ev]
-			for _, se := range m.sKept[k.from : k.from+k.n] {
-				if int(se.t) >= w.start && m.setWild(w, int(se.t)) {
-					se.a, se.b = ev.a, ev.b
-					m.sEnds = append(m.sEnds, se)
-				}
+			m.simpleReuse(c, a, i, k, w)
+			if p.optional && m.err == nil {
+				m.stepMemo(c, a, i+1, pos, w)
 			}
-		} else {
-			m.simpleAfter(p.rule, w)
-			if n := len(m.sEnds) - base; k != nil && len(m.sKept)+n <= maxSimpleKept && m.err == nil {
-				*k = simpleKeep{gen: m.sGen, w0: int32(w.start), from: int32(len(m.sKept)), n: int32(n)}
-				m.sKept = append(m.sKept, m.sEnds[base:]...)
-			}
+			return true
+		}
+		m.simpleAfter(p.rule, w)
+		if end := len(m.sEnds); k != nil && end <= maxSimpleKept && m.err == nil {
+			// Kept where they are: sEnds[base:end] is not given back.
+			*k = simpleKeep{gen: m.sGen, w0: int32(w.start), from: int32(base), n: int32(end - base)}
+			kept = true
 		}
 	} else {
 		m.simpleRule(0, p.rule, pos, simpleFrame{})
@@ -321,23 +328,53 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 			m.stepSuccMemo(c, a, i+1, int(se.e), noWild)
 		}
 	}
-	m.sEnds = m.sEnds[:base]
+	if !kept && len(m.sEnds) == end {
+		// Given back, unless a walk below kept its ends after these
+		// (then they stay until the next input: see maxSimpleKept).
+		m.sEnds = m.sEnds[:base]
+	}
 	if p.optional && m.err == nil {
 		m.stepMemo(c, a, i+1, pos, w)
 	}
 	return true
 }
 
+// simpleReuse goes on with part i+1 of a from the kept ends k of the
+// simple rule part i, walked before from a start at or before w's, as
+// simple would from those of a walk of its own: those found at or after
+// w's start where the wildcard then holds something.
+func (m *matcher) simpleReuse(c int32, a *calt, i int, k *simpleKeep, w wild) {
+	// Reading the ends is work, as the walk was: the limit bounds how
+	// often they are read.
+	m.work += int(k.n)
+	memo := closeMemo(a, i)
+	for j := k.from; j < k.from+k.n && m.err == nil; j++ {
+		t := int(m.sEnds[j].t) // the list may grow below: read it again
+		if t < w.start || !m.setWild(w, t) {
+			continue
+		}
+		if e := int(m.sEnds[j].e); m.work < succMemoAfter && !memo {
+			m.step(c, a, i+1, e, noWild)
+		} else {
+			m.stepSuccMemo(c, a, i+1, e, noWild)
+		}
+	}
+}
+
 // simpleKeep is where the ends of a simple rule's first walk of the input
-// with a wildcard open are kept: sKept[from:from+n], walked from w0
-// (valid when gen is matcher.sGen).
+// with a wildcard open are kept: matcher.sEnds[from:from+n], which are not
+// given back for the rest of the input, walked from w0 (valid when gen is
+// matcher.sGen).
 type simpleKeep struct {
 	gen     uint32
 	w0      int32
 	from, n int32
 }
 
-// maxSimpleKept bounds the ends kept for one input.
+// maxSimpleKept bounds the ends kept for one input: no walk keeps its
+// ends once matcher.sEnds is that long. (The ends of a walk that are not
+// kept are given back unless a later walk kept its own above them: once
+// for each rule and input at most, so what stays is bounded too.)
 const maxSimpleKept = 1 << 16
 
 // simpleKeep returns the keep of simple rule r for this input.
@@ -354,34 +391,20 @@ func (m *matcher) simpleKeep(r *crule) *simpleKeep {
 // simpleAfter lists the ends of simple rule r with wildcard w open: from
 // each place after the wildcard's start where an alternative's first
 // literal (or keyword) is found, as tryAlts and keywordsAfter would try
-// them.
+// them (r.leads: one loop, no call for each).
 func (m *matcher) simpleAfter(r *crule, w wild) {
-	for _, sub := range r.alts {
-		p := &sub.parts[0]
-		if p.kind == partString {
-			m.simpleFound(sub, p, sub.spacing, w)
-			continue
-		}
-		for _, kw := range p.rule.alts {
-			m.simpleFound(sub, &kw.parts[0], kw.spacing, w)
-			if m.err != nil {
-				return
-			}
-		}
-	}
-}
-
-// simpleFound walks alternative a from part 1 after each place its first
-// part, the literal p (with spacing sp), is found after w's start.
-func (m *matcher) simpleFound(a *calt, p *cpart, sp Spacing, w wild) {
-	for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
-		m.work++
-		if e, ok := m.tokensAtCandidate(p, sp, t); ok && m.setWild(w, t) {
-			ev := &m.tbuf[w.ev]
-			m.sT, m.sA, m.sB = int32(t), ev.a, ev.b
-			m.simpleParts(0, a, 1, e)
-			if m.err != nil {
-				return
+	for i := range r.leads {
+		ld := &r.leads[i]
+		p := ld.p
+		for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
+			m.work++
+			if e, ok := m.tokensAtCandidate(p, ld.sp, t); ok && m.setWild(w, t) {
+				ev := &m.tbuf[w.ev]
+				m.sT, m.sA, m.sB = int32(t), ev.a, ev.b
+				m.simpleParts(0, ld.a, 1, e)
+				if m.err != nil {
+					return
+				}
 			}
 		}
 	}
@@ -391,12 +414,19 @@ func (m *matcher) simpleFound(a *calt, p *cpart, sp Spacing, w wild) {
 // the next byte, as tryAlts chooses them) at depth d: d > 0 inside the
 // part f of an enclosing alternative, which the walk goes on with.
 func (m *matcher) simpleRule(d int, r *crule, pos int, f simpleFrame) {
-	ch, known := m.firstByte(pos, noWild)
+	q, ch, known := m.firstPlace(pos)
 	if known && !r.firstAny && (ch < 0 || !r.first.has(byte(ch))) {
 		return
 	}
+	ascii := m.asciiState == 1
 	for _, sub := range r.altsFor(ch, known) {
 		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
+			continue
+		}
+		if p := sub.lit0; p != nil && ascii && m.word8(q)&p.fmask != p.fword {
+			// The first literal's first-word test (as tryAlts and
+			// keywords make it) fails: no walk of the alternative.
+			m.work++ // the walk's
 			continue
 		}
 		if d > 0 {

@@ -158,16 +158,18 @@ func (m *matcher) topDirected(c int32) bool {
 // trail's events after the state's, after the trail as it is now.
 func (m *matcher) replay(s succSlot, w wild) {
 	n := m.tn
+	start := int32(0) // where kept trail j begins: where the one before ends
+	if s.r0 > 0 {
+		start = m.sm.ends[s.r0-1]
+	}
 	for j := s.r0; j < s.r1; j++ {
-		start := int32(0)
-		if j > 0 {
-			start = m.sm.ends[j-1]
-		}
+		end := m.sm.ends[j]
 		if s.wev >= 0 {
 			src, ev := &m.sm.trails[start+s.wev], &m.tbuf[w.ev]
 			ev.a, ev.b = src.a, src.b
 		}
-		seg := m.sm.trails[start+s.base : m.sm.ends[j]]
+		seg := m.sm.trails[start+s.base : end]
+		start = end
 		m.pushSeg(seg)
 		// Work about as the search that found it counted (a step for
 		// every two of its events): the limit stops a match after about
