@@ -291,6 +291,33 @@ func (m *matcher) nextNumberStart(from int) int {
 	return -1
 }
 
+// nextNumberAt returns the first position >= from where a number
+// searched after an open wildcard may start under spacing sp, or -1: a
+// number start (nextNumberStart) where a part may begin (boundary). The
+// digits of a number after its first are number starts too ('25' and
+// '5' in '425'), where the number found would only fail the boundary
+// after being read (image: about 150 instructions each); under auto
+// spacing on ASCII input, the only starts that fail the boundary are
+// those, which are skipped with the digits before them.
+func (m *matcher) nextNumberAt(from int, sp Spacing) int {
+	if sp == SpacingAuto && m.asciiState == 1 {
+		low := m.lower
+		for t := m.nextNumberStart(from); t >= 0; t = m.nextNumberStart(t + 1) {
+			// A digit after a digit: the boundary fails (asciiClass).
+			if t == 0 || low[t]-'0' > 9 || low[t-1]-'0' > 9 {
+				return t
+			}
+		}
+		return -1
+	}
+	for t := m.nextNumberStart(from); t >= 0; t = m.nextNumberStart(t + 1) {
+		if m.boundary(t, sp) {
+			return t
+		}
+	}
+	return -1
+}
+
 // asciiHigh has the high bit of each byte of a word.
 const asciiHigh = 0x8080808080808080
 

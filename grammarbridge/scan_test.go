@@ -1,0 +1,40 @@
+package grammarbridge
+
+import "testing"
+
+// numberAfterWildGrammar has a number after a wildcard under each
+// spacing.
+const numberAfterWildGrammar = `
+<Start> = <Auto> | <None> | <Opt> | <Req>;
+<Auto> = a $(x:wildcard) $(n:number) -> [x, n];
+<None> [spacing=none] = b $(x:wildcard) $(n:number) -> [x, n];
+<Opt> [spacing=optional] = c $(x:wildcard) $(n:number) -> [x, n];
+<Req> [spacing=required] = d $(x:wildcard) $(n:number) -> [x, n];
+`
+
+// TestNumberAfterWild checks where a number searched after a wildcard
+// may start: not at the digits of a number after its first under auto
+// and required spacing (nextNumberAt skips them), but there too under
+// none and optional spacing, and at signs, after letters and in input
+// that is not ASCII under every spacing.
+func TestNumberAfterWild(t *testing.T) {
+	g := mustCompile(t, numberAfterWildGrammar, Options{})
+	runMatchCases(t, g, []matchCase{
+		{"a q 425", `[["q",425]]`},
+		{"a q425", `[["q",425]]`},
+		{"a q -42", `[["q",-42],["q",42]]`},
+		{"a q 4-25", `[["q 4",-25],["q 4",25]]`},
+		{"a é 425", `[["é",425]]`},
+		{"a q 1.25", `[["q 1",25],["q",1.25]]`},
+		{"bq425", `[["q",425],["q4",25],["q42",5]]`},
+		{"bq-42", `[["q",-42],["q",42],["q-4",2]]`},
+		{"bé425", `[["é",425],["é4",25],["é42",5]]`},
+		{"c q 425", `[["q 4",25],["q 42",5],["q",425]]`},
+		{"c q425", `[["q",425],["q4",25],["q42",5]]`},
+		{"cé 42", `[["é 4",2],["é",42]]`},
+		{"d q 425", `[["q",425]]`},
+		{"d q -42", `[["q",-42],["q",42]]`},
+		{"d q 4+25", `[]`},
+		{"d é 425", `[["é",425]]`},
+	})
+}
