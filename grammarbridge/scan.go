@@ -469,6 +469,14 @@ func (m *matcher) tokensAtCandidate(p *cpart, sp Spacing, t int) (int, bool) {
 			return 0, false
 		}
 	}
+	// The boundary after the token under auto spacing, as stringAt
+	// tests it (e > 0: the token is not empty), without boundary's call.
+	if low := m.lower; sp == SpacingAuto && uint(e) < uint(len(low)) {
+		if ca := asciiClass[low[e-1]]; ca != 0 && ca == asciiClass[low[e]] {
+			return 0, false
+		}
+		return e, true
+	}
 	if !m.boundary(e, sp) {
 		return 0, false
 	}
