@@ -237,11 +237,12 @@ func (m *matcher) lowerInput() {
 
 // lowerWord lower-cases the ASCII letters of a word of ASCII bytes. Per
 // byte: the high bit of geA is set when the byte is >= 'A', that of gtZ
-// when it is > 'Z'.
+// when it is > 'Z', and then that of geA too: they differ for the upper-
+// case letters (an exclusive or, one instruction fewer than geA&^gtZ).
 func lowerWord(x uint64) uint64 {
 	geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
 	gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
-	return x | (geA&^gtZ&asciiHigh)>>2
+	return x | ((geA^gtZ)&asciiHigh)>>2
 }
 
 // store8 writes x as eight little-endian bytes at p+i.

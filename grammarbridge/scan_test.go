@@ -38,3 +38,20 @@ func TestNumberAfterWild(t *testing.T) {
 		{"d é 425", `[["é",425]]`},
 	})
 }
+
+// TestLowerWord checks lowerWord on every ASCII byte at every place of a
+// word.
+func TestLowerWord(t *testing.T) {
+	for c := 0; c < 128; c++ {
+		for i := 0; i < 8; i++ {
+			x := uint64(c) << (8 * i)
+			want := x
+			if 'A' <= c && c <= 'Z' {
+				want = uint64(c+'a'-'A') << (8 * i)
+			}
+			if got := lowerWord(x); got != want {
+				t.Fatalf("byte %#x at %d: %#x, want %#x", c, i, got, want)
+			}
+		}
+	}
+}
