@@ -777,7 +777,9 @@ func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
 			e = k
 		}
 	}
-	if !m.boundary(e, sp) {
+	// The boundary after it. Under auto spacing there always is one: the
+	// number ends with a digit, and what follows is not one (needsSep).
+	if sp != SpacingAuto && !m.boundary(e, sp) {
 		return 0, 0, false
 	}
 	if e == d && d-i <= 15 {

@@ -5,18 +5,21 @@ import "testing"
 // numberAfterWildGrammar has a number after a wildcard under each
 // spacing.
 const numberAfterWildGrammar = `
-<Start> = <Auto> | <None> | <Opt> | <Req>;
+<Start> = <Auto> | <None> | <Opt> | <Req> | <Then> | <ReqThen>;
 <Auto> = a $(x:wildcard) $(n:number) -> [x, n];
 <None> [spacing=none] = b $(x:wildcard) $(n:number) -> [x, n];
 <Opt> [spacing=optional] = c $(x:wildcard) $(n:number) -> [x, n];
 <Req> [spacing=required] = d $(x:wildcard) $(n:number) -> [x, n];
+<Then> = e $(x:wildcard) $(n:number) x -> [x, n];
+<ReqThen> [spacing=required] = f $(x:wildcard) $(n:number) x -> [x, n];
 `
 
 // TestNumberAfterWild checks where a number searched after a wildcard
 // may start: not at the digits of a number after its first under auto
 // and required spacing (nextNumberAt skips them), but there too under
 // none and optional spacing, and at signs, after letters and in input
-// that is not ASCII under every spacing.
+// that is not ASCII under every spacing; and the boundary after it, which
+// numberAt tests under every spacing but auto.
 func TestNumberAfterWild(t *testing.T) {
 	g := mustCompile(t, numberAfterWildGrammar, Options{})
 	runMatchCases(t, g, []matchCase{
@@ -36,6 +39,13 @@ func TestNumberAfterWild(t *testing.T) {
 		{"d q -42", `[["q",-42],["q",42]]`},
 		{"d q 4+25", `[]`},
 		{"d é 425", `[["é",425]]`},
+		{"d q 42x", `[]`},
+		{"e q 42x", `[["q",42]]`},
+		{"e q 4.2e5x", `[["q 4",200000],["q 4.2e",5],["q",420000]]`},
+		{"e q 4.2ex", `[]`},
+		{"e q 0x1fx", `[]`},
+		{"f q 42x", `[]`},
+		{"f q 42 x", `[["q",42]]`},
 	})
 }
 
