@@ -444,9 +444,9 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 		case partNumber:
 			if w.start >= 0 {
 				// A number starts with a digit or a sign.
-				for t := m.nextNumberStart(w.start); t >= 0; t = m.nextNumberStart(t + 1) {
+				for t := m.nextNumberAt(w.start, a.spacing); t >= 0; t = m.nextNumberAt(t+1, a.spacing) {
 					m.work++
-					if v, e, ok := m.numberAt(a.spacing, t); ok && m.boundary(t, a.spacing) && m.setWild(w, t) {
+					if v, e, ok := m.numberAt(a.spacing, t); ok && m.setWild(w, t) {
 						m.bindNumber(c, a, i, p, v, e)
 						if m.err != nil {
 							return

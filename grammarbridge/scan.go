@@ -237,11 +237,12 @@ func (m *matcher) lowerInput() {
 
 // lowerWord lower-cases the ASCII letters of a word of ASCII bytes. Per
 // byte: the high bit of geA is set when the byte is >= 'A', that of gtZ
-// when it is > 'Z'.
+// when it is > 'Z', and then that of geA too: they differ for the upper-
+// case letters (an exclusive or, one instruction fewer than geA&^gtZ).
 func lowerWord(x uint64) uint64 {
 	geA := x + 0x3f3f3f3f3f3f3f3f // 0x80 - 'A'
 	gtZ := x + 0x2525252525252525 // 0x7f - 'Z'
-	return x | (geA&^gtZ&asciiHigh)>>2
+	return x | ((geA^gtZ)&asciiHigh)>>2
 }
 
 // store8 writes x as eight little-endian bytes at p+i.
@@ -286,6 +287,33 @@ func (m *matcher) nextNumberStart(from int) int {
 			if numberStart[*(*byte)(unsafe.Add(p, j))] {
 				return j
 			}
+		}
+	}
+	return -1
+}
+
+// nextNumberAt returns the first position >= from where a number
+// searched after an open wildcard may start under spacing sp, or -1: a
+// number start (nextNumberStart) where a part may begin (boundary). The
+// digits of a number after its first are number starts too ('25' and
+// '5' in '425'), where the number found would only fail the boundary
+// after being read (image: about 150 instructions each); under auto
+// spacing on ASCII input, the only starts that fail the boundary are
+// those, which are skipped with the digits before them.
+func (m *matcher) nextNumberAt(from int, sp Spacing) int {
+	if sp == SpacingAuto && m.asciiState == 1 {
+		low := m.lower
+		for t := m.nextNumberStart(from); t >= 0; t = m.nextNumberStart(t + 1) {
+			// A digit after a digit: the boundary fails (asciiClass).
+			if t == 0 || low[t]-'0' > 9 || low[t-1]-'0' > 9 {
+				return t
+			}
+		}
+		return -1
+	}
+	for t := m.nextNumberStart(from); t >= 0; t = m.nextNumberStart(t + 1) {
+		if m.boundary(t, sp) {
+			return t
 		}
 	}
 	return -1
@@ -441,6 +469,14 @@ func (m *matcher) tokensAtCandidate(p *cpart, sp Spacing, t int) (int, bool) {
 		if e, ok = m.tokensRange(p, 1, len(p.toks), e); !ok {
 			return 0, false
 		}
+	}
+	// The boundary after the token under auto spacing, as stringAt
+	// tests it (e > 0: the token is not empty), without boundary's call.
+	if low := m.lower; sp == SpacingAuto && uint(e) < uint(len(low)) {
+		if ca := asciiClass[low[e-1]]; ca != 0 && ca == asciiClass[low[e]] {
+			return 0, false
+		}
+		return e, true
 	}
 	if !m.boundary(e, sp) {
 		return 0, false
@@ -741,7 +777,9 @@ func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
 			e = k
 		}
 	}
-	if !m.boundary(e, sp) {
+	// The boundary after it. Under auto spacing there always is one: the
+	// number ends with a digit, and what follows is not one (needsSep).
+	if sp != SpacingAuto && !m.boundary(e, sp) {
 		return 0, 0, false
 	}
 	if e == d && d-i <= 15 {
