@@ -81,8 +81,26 @@ type result struct {
 	v     any // the plain value
 	st    stats
 	order int
-	hash  uint64 // of the value
+	hash  uint64  // of the value
+	key   rankKey // its place in the ranking (resultKey)
 }
+
+// resultKey returns the ranking key (rankKey) of result i, of stats st,
+// as it is found: its short rank above i, or slowRank when its counts are
+// too large for that. Written as results are found, the keys need no
+// pass over the results of their own when ranking.
+func resultKey(st stats, i int) rankKey {
+	if st&bigCounts != 0 {
+		return slowRank
+	}
+	return rankKey(st.shortKey()<<32 | uint64(i))
+}
+
+// slowRank, as a result's key, sends the ranking to rankKeysSlow: its
+// counts are large, or it was found again with a better rank (its order
+// is then later than the results' after it). No result's key is
+// slowRank otherwise (that would take 2^32 results).
+const slowRank = ^rankKey(0)
 
 // record builds the value of the parse on the trail and adds it to the
 // results. The value is written as a plain value at once (plain.go),
@@ -117,16 +135,23 @@ func (m *matcher) record() {
 	}
 	if i := m.insertResult(v, h, st); i >= 0 {
 		b.release(saved) // give back what the value took
-		if better(st, m.results[i].st) {
-			m.results[i].st = st
-			m.results[i].order = m.work
-		}
+		m.foundAgain(i, st)
 		// The arena's nodes of this parse are no longer needed. Those of
 		// a new result are kept: its wildcard texts' nodes are cached.
 		m.dropNodes(mark)
 		m.kids = m.kids[:kmark]
 		clear(m.vals[vmark:])
 		m.vals = m.vals[:vmark]
+	}
+}
+
+// foundAgain records that result i was found again, with stats st: it
+// takes the better rank, and then the order of now.
+func (m *matcher) foundAgain(i int, st stats) {
+	if r := &m.results[i]; better(st, r.st) {
+		r.st = st
+		r.order = m.work
+		r.key = slowRank
 	}
 }
 
@@ -146,38 +171,77 @@ func (m *matcher) recordSlow(b *plainBufs, trail []event) (any, uint64, stats) {
 // now, or returns the index of the result equal to it. The search and
 // the insertion are one call, and the index's entry found empty is where
 // the new result goes: nearly every parse is a new result (code-editor:
-// 58.6 results of 58.6 parses an input).
+// 58.6 results of 58.6 parses an input). This is the common case, with
+// room for the result, no hash alike and no index to build: it makes no
+// call, and keeps its state in registers. The rest is insertSlow's.
 func (m *matcher) insertResult(v any, h uint64, st stats) int {
 	rs := m.results
 	k := len(rs)
+	if k >= cap(rs) {
+		return m.insertSlow(v, h, st)
+	}
+	if k < linearResults-1 {
+		for i := range rs {
+			if rs[i].hash == h {
+				return m.insertSlow(v, h, st)
+			}
+		}
+	} else {
+		// The last result compared one by one, then the index built.
+		t := m.keys
+		if k < linearResults || 2*(k+1) > len(t) {
+			return m.insertSlow(v, h, st)
+		}
+		mask := uint64(len(t) - 1)
+		tag := h >> 32 << 32
+		j := h & mask
+		for ; t[j] != 0; j = (j + 1) & mask {
+			if uint64(t[j])&^(1<<32-1) == tag {
+				return m.insertSlow(v, h, st)
+			}
+		}
+		t[j] = rankKey(tag | uint64(k+1))
+	}
+	r := &rs[:k+1][k]
+	r.v = v
+	r.st, r.order, r.hash, r.key = st, m.work, h, resultKey(st, k)
+	m.results = m.results[:k+1] // its length only: no write barrier
+	return -1
+}
+
+// insertSlow is insertResult for the first results (compared one by
+// one), a hash like another's, the results' slice full or the index
+// half full.
+func (m *matcher) insertSlow(v any, h uint64, st stats) int {
+	rs := m.results
+	k := len(rs)
+	var t []rankKey
+	var j uint64
+	tag := h >> 32 << 32
 	if k < linearResults {
 		for i := range rs {
 			if rs[i].hash == h && equalValue(v, rs[i].v) {
 				return i
 			}
 		}
-		m.results = append(m.results, result{v: v, st: st, order: m.work, hash: h})
-		if k+1 == linearResults {
-			m.indexResults()
-		}
-		return -1
-	}
-	t := m.keys
-	mask := uint64(len(t) - 1)
-	tag := h >> 32 << 32
-	j := h & mask
-	for ; t[j] != 0; j = (j + 1) & mask {
-		if e := uint64(t[j]); e&^(1<<32-1) == tag {
-			if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
-				return i
+	} else {
+		t = m.keys
+		mask := uint64(len(t) - 1)
+		for j = h & mask; t[j] != 0; j = (j + 1) & mask {
+			if e := uint64(t[j]); e&^(1<<32-1) == tag {
+				if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
+					return i
+				}
 			}
 		}
 	}
-	m.results = append(m.results, result{v: v, st: st, order: m.work, hash: h})
-	if 2*(k+1) > len(t) {
-		m.indexResults()
-	} else {
-		t[j] = rankKey(tag | uint64(k+1))
+	m.results = append(rs, result{v: v, st: st, order: m.work, hash: h, key: resultKey(st, k)})
+	if k+1 >= linearResults {
+		if 2*(k+1) > len(t) {
+			m.indexResults()
+		} else {
+			t[j] = rankKey(tag | uint64(k+1))
+		}
 	}
 	return -1
 }
@@ -286,19 +350,16 @@ func (m *matcher) rankKeys() []rankKey {
 	}
 	// Results are found in order unless a duplicate ranked better later
 	// (and took a later order), and their counts are small: then a key
-	// is a short rank above the index, and one integer sort sorts them.
-	// The bits the keys do not all share are gathered on the way, for
-	// the radix sort.
+	// is a short rank above the index, written as the result was found
+	// (resultKey), and one integer sort sorts them. The bits the keys do
+	// not all share are gathered on the way, for the radix sort.
 	rs = rs[:len(keys)]
-	prev := -1
 	and, or := ^rankKey(0), rankKey(0)
 	for i := range keys {
-		r := &rs[i]
-		if r.order <= prev || r.st&bigCounts != 0 {
+		k := rs[i].key
+		if k == slowRank {
 			return m.rankKeysSlow()
 		}
-		prev = r.order
-		k := rankKey(r.st.shortKey()<<32 | uint64(i))
 		keys[i] = k
 		and &= k
 		or |= k
