@@ -365,7 +365,7 @@ func (m *matcher) rankKeys() []rankKey {
 		or |= k
 	}
 	if len(keys) >= radixKeys {
-		radixSortBits(keys, keys[len(keys):cap(keys)], and^or)
+		radixSortBits(keys, keys[len(keys):cap(keys)], and, or)
 	} else {
 		sortKeys(keys)
 	}
@@ -431,18 +431,19 @@ func radixSort(keys []rankKey) {
 		or |= k
 	}
 	// The index's entries after the keys (at least as many) are free.
-	radixSortBits(keys, keys[len(keys):cap(keys)], and^or)
+	radixSortBits(keys, keys[len(keys):cap(keys)], and, or)
 }
 
-// radixSortBits is radixSort for keys that differ only in the bits diff,
-// with scratch as room it may use (it makes its own when that is too
-// little).
-func radixSortBits(keys, scratch []rankKey, diff rankKey) {
+// radixSortBits is radixSort for keys whose bits and all share and or
+// has any of, with scratch as room it may use (it makes its own when that
+// is too little).
+func radixSortBits(keys, scratch []rankKey, and, or rankKey) {
 	src, dst := keys, scratch
 	if len(dst) < len(keys) {
 		dst = make([]rankKey, len(keys))
 	}
 	dst = dst[:len(keys)]
+	diff := and ^ or
 	for shift := 32; shift < 64; shift += 8 {
 		if diff>>shift&0xff == 0 {
 			continue
@@ -451,8 +452,13 @@ func radixSortBits(keys, scratch []rankKey, diff rankKey) {
 		for _, k := range src {
 			count[k>>shift&0xff]++
 		}
+		// A byte of the keys lies between those of and and or: the
+		// counts outside are 0 (most often a few of them are not: few
+		// counts of values, short wildcard texts).
+		lo, hi := int(and>>shift&0xff), int(or>>shift&0xff)
 		var sum int32
-		for i, c := range count {
+		for i := lo; i <= hi; i++ {
+			c := count[i]
 			count[i] = sum
 			sum += c
 		}
