@@ -93,7 +93,7 @@ func resultKey(st stats, i int) rankKey {
 	if st&bigCounts != 0 {
 		return slowRank
 	}
-	return rankKey(st.shortKey()<<32 | uint64(i))
+	return st.shortKeyHigh() | rankKey(uint32(i))
 }
 
 // slowRank, as a result's key, sends the ranking to rankKeysSlow: its
@@ -110,7 +110,7 @@ const slowRank = ^rankKey(0)
 func (m *matcher) record() {
 	m.keepTrail() // for the success memo (succ.go)
 	m.succ++
-	m.work += m.tn / 8 // building a value is work too
+	m.work += int(uint(m.tn) / 8) // building a value is work too (a shift: tn is not negative)
 	if m.g.recordHook != nil {
 		m.g.recordHook(m)
 	}
@@ -487,13 +487,20 @@ func (s stats) key() uint64 {
 }
 
 // shortKey is key in 32 bits, for values below 2^15 and wildcard
-// characters below 2^16.
+// characters below 2^16: 1 when there are wildcard characters, then
+// 2^15-1 less the values, then the wildcard characters.
 func (s stats) shortKey() uint64 {
-	var k uint64
-	if s.wildChars() != 0 {
-		k = 1 << 31
-	}
-	return k | uint64(1<<15-1-s.values())<<16 | uint64(s.wildChars())
+	return uint64(s.shortKeyHigh()) >> 32
+}
+
+// shortKeyHigh is shortKey in the high half of a rankKey, made from the
+// bits of s without a test: the wildcard characters are s's high half
+// already; the values, in its low bits, are reversed by a xor (below
+// 2^15); adding 2^31-1 to the wildcard characters (below 2^16) carries
+// into bit 31 of the high half when they are not 0.
+func (s stats) shortKeyHigh() rankKey {
+	u := uint64(s)
+	return rankKey((u+(1<<31-1)<<32)&(1<<63) | (u<<48 ^ (1<<15-1)<<48) | u&((1<<16-1)<<32))
 }
 
 // build replays a trail (of a whole parse, or of one rule) and returns
