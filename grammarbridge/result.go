@@ -258,9 +258,12 @@ func (m *matcher) insertSlow(v any, h uint64, st stats) int {
 const linearResults = 8
 
 // indexResults builds the result index for the results so far, at most
-// a quarter full.
+// a quarter full. The first (at linearResults results) has room for 64
+// results before it is built again: clearing 128 entries costs less than
+// indexing the results again and probing a fuller index (email: -40,
+// code-editor: -280 instructions an input against 32 entries).
 func (m *matcher) indexResults() {
-	size := 4 * linearResults
+	size := 16 * linearResults
 	for size < 4*len(m.results) {
 		size *= 2
 	}
