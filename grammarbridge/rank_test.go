@@ -31,10 +31,10 @@ func TestStatsKey(t *testing.T) {
 }
 
 // TestSortKeys checks sortKeys (an insertion sort for a few keys, a radix
-// sort for many) against a plain sort.
+// sort for more) against a plain sort.
 func TestSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for n := range 41 {
+	for n := range radixKeys + 8 {
 		for range 50 {
 			keys := make([]rankKey, n)
 			for i := range keys {

@@ -403,13 +403,11 @@ func sortKeys(keys []rankKey) {
 		radixSort(keys)
 		return
 	}
-	if len(keys) > 48 {
-		slices.Sort(keys)
-		return
-	}
 	// A few dozen results (the common case): an insertion sort, cheaper
 	// than slices.Sort's set-up and calls up to about 48 keys (email:
-	// 155 -> 95 instructions an input).
+	// 155 -> 95 instructions an input), and than the radix sort's two
+	// walks of 256 counts (email: +36 and +76 instructions an input from
+	// 33 and 17 keys).
 	for i := 1; i < len(keys); i++ {
 		k := keys[i]
 		j := i
@@ -420,8 +418,10 @@ func sortKeys(keys []rankKey) {
 	}
 }
 
-// radixKeys is the number of keys from which sortKeys sorts by radix.
-const radixKeys = 128
+// radixKeys is the number of keys from which sortKeys sorts by radix:
+// from 49 keys up it costs less than slices.Sort, which sorted 49 to 127
+// keys before (code-editor: -256 instructions an input).
+const radixKeys = 49
 
 // radixSort sorts keys, whose low 32 bits are in order, by their high 32
 // bits: a stable counting sort by each byte of those that is not the
