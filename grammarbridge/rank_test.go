@@ -31,10 +31,10 @@ func TestStatsKey(t *testing.T) {
 }
 
 // TestSortKeys checks sortKeys (an insertion sort for a few keys, a radix
-// sort for many) against a plain sort.
+// sort for more) against a plain sort.
 func TestSortKeys(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for n := range 41 {
+	for n := range radixKeys + 8 {
 		for range 50 {
 			keys := make([]rankKey, n)
 			for i := range keys {
@@ -79,7 +79,7 @@ func TestRankKeysSlow(t *testing.T) {
 		m := &matcher{}
 		for i := range n {
 			st := mkStats(int32(r.IntN(3)), int32(r.IntN(3)))
-			m.results = append(m.results, result{st: st, order: 10 * i})
+			m.results = append(m.results, result{st: st, order: 10 * i, key: resultKey(st, i)})
 		}
 		fast := slices.Clone(m.rankKeys())
 		for i := range fast {
@@ -124,6 +124,60 @@ func TestResultIndex(t *testing.T) {
 			if j := m.insertResult(n, h, 0); j != len(m.results)-1 {
 				t.Fatalf("number %d: found %d, want %d", i, j, len(m.results)-1)
 			}
+		}
+		// The next input, with the index's room (and the ranking's keys)
+		// kept: the index is built again at linearResults results.
+		m.ranked()
+		m.results = m.results[:0]
+		for i := range 40 {
+			if j := m.insertResult(any(float64(i)), hash(i), 0); j != -1 {
+				t.Fatalf("next input, number %d: found %d", i, j)
+			}
+		}
+		for i := range 40 {
+			if j := m.insertResult(any(float64(i)), hash(i), 0); j != i {
+				t.Fatalf("next input, number %d again: found %d", i, j)
+			}
+		}
+	}
+}
+
+// TestFoundAgain checks the ranking of results found again with a better
+// rank: by that rank, then by when it was found, not by the place of the
+// result (nor by its first rank).
+func TestFoundAgain(t *testing.T) {
+	type find struct {
+		v    string
+		wild int32
+	}
+	for _, c := range []struct {
+		finds []find
+		want  string
+	}{
+		// a ranks better than b once found again.
+		{[]find{{"a", 5}, {"b", 4}, {"a", 3}}, "a b"},
+		// a ties with b once found again, later than b.
+		{[]find{{"a", 5}, {"b", 3}, {"a", 3}}, "b a"},
+		// a found again with a worse rank keeps its first.
+		{[]find{{"a", 3}, {"b", 3}, {"a", 5}}, "a b"},
+		// More results than the index's first size.
+		{[]find{{"a", 9}, {"b", 8}, {"c", 8}, {"d", 8}, {"e", 8}, {"f", 8}, {"g", 8}, {"h", 8}, {"i", 8}, {"j", 8}, {"a", 8}, {"i", 2}}, "i b c d e f g h j a"},
+	} {
+		m := &matcher{g: &Grammar{}}
+		m.resetArena()
+		for k, f := range c.finds {
+			m.work = 10 * (k + 1)
+			st := mkStats(1, f.wild)
+			if i := m.insertResult(f.v, hashValue(f.v), st); i >= 0 {
+				m.foundAgain(i, st)
+			}
+		}
+		var got []string
+		for _, r := range m.ranked() {
+			got = append(got, r.Value.(string))
+		}
+		if s := strings.Join(got, " "); s != c.want {
+			t.Errorf("%v: ranked %s, want %s", c.finds, s, c.want)
 		}
 	}
 }

@@ -81,8 +81,26 @@ type result struct {
 	v     any // the plain value
 	st    stats
 	order int
-	hash  uint64 // of the value
+	hash  uint64  // of the value
+	key   rankKey // its place in the ranking (resultKey)
 }
+
+// resultKey returns the ranking key (rankKey) of result i, of stats st,
+// as it is found: its short rank above i, or slowRank when its counts are
+// too large for that. Written as results are found, the keys need no
+// pass over the results of their own when ranking.
+func resultKey(st stats, i int) rankKey {
+	if st&bigCounts != 0 {
+		return slowRank
+	}
+	return st.shortKeyHigh() | rankKey(uint32(i))
+}
+
+// slowRank, as a result's key, sends the ranking to rankKeysSlow: its
+// counts are large, or it was found again with a better rank (its order
+// is then later than the results' after it). No result's key is
+// slowRank otherwise (that would take 2^32 results).
+const slowRank = ^rankKey(0)
 
 // record builds the value of the parse on the trail and adds it to the
 // results. The value is written as a plain value at once (plain.go),
@@ -92,7 +110,7 @@ type result struct {
 func (m *matcher) record() {
 	m.keepTrail() // for the success memo (succ.go)
 	m.succ++
-	m.work += m.tn / 8 // building a value is work too
+	m.work += int(uint(m.tn) / 8) // building a value is work too (a shift: tn is not negative)
 	if m.g.recordHook != nil {
 		m.g.recordHook(m)
 	}
@@ -117,16 +135,23 @@ func (m *matcher) record() {
 	}
 	if i := m.insertResult(v, h, st); i >= 0 {
 		b.release(saved) // give back what the value took
-		if better(st, m.results[i].st) {
-			m.results[i].st = st
-			m.results[i].order = m.work
-		}
+		m.foundAgain(i, st)
 		// The arena's nodes of this parse are no longer needed. Those of
 		// a new result are kept: its wildcard texts' nodes are cached.
 		m.dropNodes(mark)
 		m.kids = m.kids[:kmark]
 		clear(m.vals[vmark:])
 		m.vals = m.vals[:vmark]
+	}
+}
+
+// foundAgain records that result i was found again, with stats st: it
+// takes the better rank, and then the order of now.
+func (m *matcher) foundAgain(i int, st stats) {
+	if r := &m.results[i]; better(st, r.st) {
+		r.st = st
+		r.order = m.work
+		r.key = slowRank
 	}
 }
 
@@ -146,38 +171,77 @@ func (m *matcher) recordSlow(b *plainBufs, trail []event) (any, uint64, stats) {
 // now, or returns the index of the result equal to it. The search and
 // the insertion are one call, and the index's entry found empty is where
 // the new result goes: nearly every parse is a new result (code-editor:
-// 58.6 results of 58.6 parses an input).
+// 58.6 results of 58.6 parses an input). This is the common case, with
+// room for the result, no hash alike and no index to build: it makes no
+// call, and keeps its state in registers. The rest is insertSlow's.
 func (m *matcher) insertResult(v any, h uint64, st stats) int {
 	rs := m.results
 	k := len(rs)
+	if k >= cap(rs) {
+		return m.insertSlow(v, h, st)
+	}
+	if k < linearResults-1 {
+		for i := range rs {
+			if rs[i].hash == h {
+				return m.insertSlow(v, h, st)
+			}
+		}
+	} else {
+		// The last result compared one by one, then the index built.
+		t := m.keys
+		if k < linearResults || 2*(k+1) > len(t) {
+			return m.insertSlow(v, h, st)
+		}
+		mask := uint64(len(t) - 1)
+		tag := h >> 32 << 32
+		j := h & mask
+		for ; t[j] != 0; j = (j + 1) & mask {
+			if uint64(t[j])&^(1<<32-1) == tag {
+				return m.insertSlow(v, h, st)
+			}
+		}
+		t[j] = rankKey(tag | uint64(k+1))
+	}
+	r := &rs[:k+1][k]
+	r.v = v
+	r.st, r.order, r.hash, r.key = st, m.work, h, resultKey(st, k)
+	m.results = m.results[:k+1] // its length only: no write barrier
+	return -1
+}
+
+// insertSlow is insertResult for the first results (compared one by
+// one), a hash like another's, the results' slice full or the index
+// half full.
+func (m *matcher) insertSlow(v any, h uint64, st stats) int {
+	rs := m.results
+	k := len(rs)
+	var t []rankKey
+	var j uint64
+	tag := h >> 32 << 32
 	if k < linearResults {
 		for i := range rs {
 			if rs[i].hash == h && equalValue(v, rs[i].v) {
 				return i
 			}
 		}
-		m.results = append(m.results, result{v: v, st: st, order: m.work, hash: h})
-		if k+1 == linearResults {
-			m.indexResults()
-		}
-		return -1
-	}
-	t := m.keys
-	mask := uint64(len(t) - 1)
-	tag := h >> 32 << 32
-	j := h & mask
-	for ; t[j] != 0; j = (j + 1) & mask {
-		if e := uint64(t[j]); e&^(1<<32-1) == tag {
-			if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
-				return i
+	} else {
+		t = m.keys
+		mask := uint64(len(t) - 1)
+		for j = h & mask; t[j] != 0; j = (j + 1) & mask {
+			if e := uint64(t[j]); e&^(1<<32-1) == tag {
+				if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
+					return i
+				}
 			}
 		}
 	}
-	m.results = append(m.results, result{v: v, st: st, order: m.work, hash: h})
-	if 2*(k+1) > len(t) {
-		m.indexResults()
-	} else {
-		t[j] = rankKey(tag | uint64(k+1))
+	m.results = append(rs, result{v: v, st: st, order: m.work, hash: h, key: resultKey(st, k)})
+	if k+1 >= linearResults {
+		if 2*(k+1) > len(t) {
+			m.indexResults()
+		} else {
+			t[j] = rankKey(tag | uint64(k+1))
+		}
 	}
 	return -1
 }
@@ -194,9 +258,12 @@ func (m *matcher) insertResult(v any, h uint64, st stats) int {
 const linearResults = 8
 
 // indexResults builds the result index for the results so far, at most
-// a quarter full.
+// a quarter full. The first (at linearResults results) has room for 64
+// results before it is built again: clearing 128 entries costs less than
+// indexing the results again and probing a fuller index (email: -40,
+// code-editor: -280 instructions an input against 32 entries).
 func (m *matcher) indexResults() {
-	size := 4 * linearResults
+	size := 16 * linearResults
 	for size < 4*len(m.results) {
 		size *= 2
 	}
@@ -286,25 +353,22 @@ func (m *matcher) rankKeys() []rankKey {
 	}
 	// Results are found in order unless a duplicate ranked better later
 	// (and took a later order), and their counts are small: then a key
-	// is a short rank above the index, and one integer sort sorts them.
-	// The bits the keys do not all share are gathered on the way, for
-	// the radix sort.
+	// is a short rank above the index, written as the result was found
+	// (resultKey), and one integer sort sorts them. The bits the keys do
+	// not all share are gathered on the way, for the radix sort.
 	rs = rs[:len(keys)]
-	prev := -1
 	and, or := ^rankKey(0), rankKey(0)
 	for i := range keys {
-		r := &rs[i]
-		if r.order <= prev || r.st&bigCounts != 0 {
+		k := rs[i].key
+		if k == slowRank {
 			return m.rankKeysSlow()
 		}
-		prev = r.order
-		k := rankKey(r.st.shortKey()<<32 | uint64(i))
 		keys[i] = k
 		and &= k
 		or |= k
 	}
 	if len(keys) >= radixKeys {
-		radixSortBits(keys, keys[len(keys):cap(keys)], and^or)
+		radixSortBits(keys, keys[len(keys):cap(keys)], and, or)
 	} else {
 		sortKeys(keys)
 	}
@@ -339,13 +403,11 @@ func sortKeys(keys []rankKey) {
 		radixSort(keys)
 		return
 	}
-	if len(keys) > 48 {
-		slices.Sort(keys)
-		return
-	}
 	// A few dozen results (the common case): an insertion sort, cheaper
 	// than slices.Sort's set-up and calls up to about 48 keys (email:
-	// 155 -> 95 instructions an input).
+	// 155 -> 95 instructions an input), and than the radix sort's two
+	// walks of 256 counts (email: +36 and +76 instructions an input from
+	// 33 and 17 keys).
 	for i := 1; i < len(keys); i++ {
 		k := keys[i]
 		j := i
@@ -356,8 +418,10 @@ func sortKeys(keys []rankKey) {
 	}
 }
 
-// radixKeys is the number of keys from which sortKeys sorts by radix.
-const radixKeys = 128
+// radixKeys is the number of keys from which sortKeys sorts by radix:
+// from 49 keys up it costs less than slices.Sort, which sorted 49 to 127
+// keys before (code-editor: -256 instructions an input).
+const radixKeys = 49
 
 // radixSort sorts keys, whose low 32 bits are in order, by their high 32
 // bits: a stable counting sort by each byte of those that is not the
@@ -370,18 +434,19 @@ func radixSort(keys []rankKey) {
 		or |= k
 	}
 	// The index's entries after the keys (at least as many) are free.
-	radixSortBits(keys, keys[len(keys):cap(keys)], and^or)
+	radixSortBits(keys, keys[len(keys):cap(keys)], and, or)
 }
 
-// radixSortBits is radixSort for keys that differ only in the bits diff,
-// with scratch as room it may use (it makes its own when that is too
-// little).
-func radixSortBits(keys, scratch []rankKey, diff rankKey) {
+// radixSortBits is radixSort for keys whose bits and all share and or
+// has any of, with scratch as room it may use (it makes its own when that
+// is too little).
+func radixSortBits(keys, scratch []rankKey, and, or rankKey) {
 	src, dst := keys, scratch
 	if len(dst) < len(keys) {
 		dst = make([]rankKey, len(keys))
 	}
 	dst = dst[:len(keys)]
+	diff := and ^ or
 	for shift := 32; shift < 64; shift += 8 {
 		if diff>>shift&0xff == 0 {
 			continue
@@ -390,8 +455,13 @@ func radixSortBits(keys, scratch []rankKey, diff rankKey) {
 		for _, k := range src {
 			count[k>>shift&0xff]++
 		}
+		// A byte of the keys lies between those of and and or: the
+		// counts outside are 0 (most often a few of them are not: few
+		// counts of values, short wildcard texts).
+		lo, hi := int(and>>shift&0xff), int(or>>shift&0xff)
 		var sum int32
-		for i, c := range count {
+		for i := lo; i <= hi; i++ {
+			c := count[i]
 			count[i] = sum
 			sum += c
 		}
@@ -420,13 +490,20 @@ func (s stats) key() uint64 {
 }
 
 // shortKey is key in 32 bits, for values below 2^15 and wildcard
-// characters below 2^16.
+// characters below 2^16: 1 when there are wildcard characters, then
+// 2^15-1 less the values, then the wildcard characters.
 func (s stats) shortKey() uint64 {
-	var k uint64
-	if s.wildChars() != 0 {
-		k = 1 << 31
-	}
-	return k | uint64(1<<15-1-s.values())<<16 | uint64(s.wildChars())
+	return uint64(s.shortKeyHigh()) >> 32
+}
+
+// shortKeyHigh is shortKey in the high half of a rankKey, made from the
+// bits of s without a test: the wildcard characters are s's high half
+// already; the values, in its low bits, are reversed by a xor (below
+// 2^15); adding 2^31-1 to the wildcard characters (below 2^16) carries
+// into bit 31 of the high half when they are not 0.
+func (s stats) shortKeyHigh() rankKey {
+	u := uint64(s)
+	return rankKey((u+(1<<31-1)<<32)&(1<<63) | (u<<48 ^ (1<<15-1)<<48) | u&((1<<16-1)<<32))
 }
 
 // build replays a trail (of a whole parse, or of one rule) and returns
