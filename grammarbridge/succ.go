@@ -49,6 +49,7 @@ type succMemo struct {
 	trails []event
 	ends   []int32 // kept trail j is trails[start(j):ends[j]]
 	full   bool    // maxSuccTrails was reached: trails are no longer kept
+	off    bool    // Options.naive or Explain: no state is memoized
 	// active counts the states being searched: the parses recorded when
 	// none is are kept for none.
 	active int
@@ -76,6 +77,7 @@ func (m *matcher) startSuccMemo() {
 	sm.gen = m.gen
 	sm.epoch++
 	sm.n, sm.full, sm.replayed, sm.active = 0, false, 0, 0
+	sm.off = m.g.opts.naive || m.track
 	if cap(sm.trails) > maxSuccKeep {
 		sm.trails, sm.ends = nil, nil
 	}
@@ -88,8 +90,11 @@ func (m *matcher) startSuccMemo() {
 // keepTrail keeps the trail of the parse being recorded, when the memo
 // is in use for this input (record calls it first).
 func (m *matcher) keepTrail() {
+	// A state is searched only once the memo is in use for the input
+	// (stepSuccMemo), so active implies it. Past maxSuccTrails (full),
+	// what is kept is kept for no state: it is not tested here.
 	sm := &m.sm
-	if sm.gen != m.gen || sm.full || sm.active == 0 {
+	if sm.active == 0 {
 		return
 	}
 	if len(sm.trails)+m.tn > maxSuccTrails {
@@ -106,18 +111,18 @@ func (m *matcher) keepTrail() {
 // state's search writes nothing in the trail before it but where the
 // wildcard ends (setWild): the replay writes that too.
 func (m *matcher) stepSuccMemo(c int32, a *calt, i int, pos int, w wild) {
-	if i == len(a.parts) && c == top || m.g.opts.naive || m.track {
-		m.step(c, a, i, pos, w)
-		return
-	}
 	sm := &m.sm
 	if sm.gen != m.gen {
 		m.startSuccMemo()
 	}
+	if sm.off || i == len(a.parts) && c == top {
+		m.step(c, a, i, pos, w)
+		return
+	}
 	key := m.stateKeyOf(c, a, i, pos, w)
 	h := key.hash()
 	if s := sm.find(key, h); s >= 0 {
-		m.replay(sm.tab[s], w)
+		m.replay(&sm.tab[s], w)
 		return
 	}
 	succ, busy, r0, base := m.succ, m.busyHits, len(sm.ends), m.tn
@@ -155,20 +160,22 @@ func (m *matcher) topDirected(c int32) bool {
 }
 
 // replay records again the parses of a memoized state: each kept
-// trail's events after the state's, after the trail as it is now.
-func (m *matcher) replay(s succSlot, w wild) {
+// trail's events after the state's, after the trail as it is now. The
+// table does not change meanwhile (recording adds no state).
+func (m *matcher) replay(s *succSlot, w wild) {
 	n := m.tn
+	base, wev, r1 := s.base, s.wev, s.r1
 	start := int32(0) // where kept trail j begins: where the one before ends
 	if s.r0 > 0 {
 		start = m.sm.ends[s.r0-1]
 	}
-	for j := s.r0; j < s.r1; j++ {
+	for j := s.r0; j < r1; j++ {
 		end := m.sm.ends[j]
-		if s.wev >= 0 {
-			src, ev := &m.sm.trails[start+s.wev], &m.tbuf[w.ev]
+		if wev >= 0 {
+			src, ev := &m.sm.trails[start+wev], &m.tbuf[w.ev]
 			ev.a, ev.b = src.a, src.b
 		}
-		seg := m.sm.trails[start+s.base : end]
+		seg := m.sm.trails[start+base : end]
 		start = end
 		m.pushSeg(seg)
 		// Work about as the search that found it counted (a step for
