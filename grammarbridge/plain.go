@@ -201,15 +201,16 @@ type topSlot struct {
 
 // topValue writes the value of the parse on trail, whose one top-level
 // frame (at trail[0]) has a value computed by ops (avExpr, without the
-// evaluator), as a plain value, with its hash and stats, and returns the
-// index of that frame's end. It is buildFrame and writing the plain value in one pass:
+// evaluator: the frame's altVal.ops, which record looked up already), as
+// a plain value, with its hash and stats, and returns the index of that
+// frame's end. It is buildFrame and writing the plain value in one pass:
 // a wildcard's text goes from its cache entry (boxed, hashed and measured
 // once per match) straight to the frame's slot as the plain value, and the
 // ops read the slots without looking at the arena. A nested rule that is
 // one wildcard is read in place, one whose value nothing reads is
 // skipped, and the others' values come from nestedSlot.
-func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int) {
-	alts, oneVar := m.g.vt.alts, m.g.vt.oneVar
+func (m *matcher) topValue(b *plainBufs, trail []event, ops []vop) (any, uint64, stats, int) {
+	oneVar := m.g.vt.oneVar
 	ts := b.top // made by resetArena
 	var bound uint64
 	i := 1
@@ -256,7 +257,6 @@ func (m *matcher) topValue(b *plainBufs, trail []event) (any, uint64, stats, int
 			// The ops: nested literals into their temporary slots, the
 			// last one the value.
 			bound |= 1 << 63
-			ops := alts[trail[0].alt()].ops
 			last := len(ops) - 1
 			for j := range ops {
 				op := &ops[j]

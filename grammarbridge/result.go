@@ -122,11 +122,15 @@ func (m *matcher) record() {
 	var v any
 	var h uint64
 	var st stats
-	if len(trail) > 0 && trail[0].kind == evBegin && m.g.vt.alts[trail[0].alt()].top {
+	var top *altVal
+	if len(trail) > 0 && trail[0].kind == evBegin {
+		top = &m.g.vt.alts[trail[0].alt()]
+	}
+	if top != nil && top.top {
 		// The common case: one top-level frame, whose value is object
 		// and array literals.
 		var end int
-		if v, h, st, end = m.topValue(b, trail); end+1 < len(trail) {
+		if v, h, st, end = m.topValue(b, trail, top.ops); end+1 < len(trail) {
 			b.release(saved)
 			v, h, st = m.recordSlow(b, trail[end+1:])
 		}
