@@ -201,17 +201,21 @@ type topSlot struct {
 
 // topValue writes the value of the parse on trail, whose one top-level
 // frame (at trail[0]) has a value computed by ops (avExpr, without the
-// evaluator: the frame's altVal.ops, which record looked up already), as
-// a plain value, with its hash and stats, and returns the index of that
+// evaluator: top is the frame's altVal, which record looked up already),
+// as a plain value, with its hash and stats, and returns the index of that
 // frame's end. It is buildFrame and writing the plain value in one pass:
 // a wildcard's text goes from its cache entry (boxed, hashed and measured
 // once per match) straight to the frame's slot as the plain value, and the
 // ops read the slots without looking at the arena. A nested rule that is
 // one wildcard is read in place, one whose value nothing reads is
 // skipped, and the others' values come from nestedSlot.
-func (m *matcher) topValue(b *plainBufs, trail []event, ops []vop) (any, uint64, stats, int) {
-	oneVar := m.g.vt.oneVar
-	ts := b.top // made by resetArena
+//
+// Its values are written in m.plain's chunks. The loop keeps few values
+// live (the chunks, the ops, the table of rules that are one variable and
+// the trail's capacity are looked up where they are used): the registers
+// they took were reloaded from the stack at every event.
+func (m *matcher) topValue(trail []event, top *altVal) (any, uint64, stats, int) {
+	ts := m.plain.top // made by resetArena
 	var bound uint64
 	i := 1
 	for ; i < len(trail); i++ {
@@ -230,7 +234,7 @@ func (m *matcher) topValue(b *plainBufs, trail []event, ops []vop) (any, uint64,
 			ts[ev.slot&(topSlots-1)] = topSlot{ev.num(), hashValue(ev.num()), mkStats(1, 0)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
-			if i+2 < len(trail) && trail[i+2].kind == evEnd && trail[i+1].kind == evWild && oneVar[ev.alt()] {
+			if i+2 < len(trail) && trail[i+2].kind == evEnd && trail[i+1].kind == evWild && m.g.vt.oneVar[ev.alt()] {
 				// A rule that is one wildcard ("-> x"): no frame.
 				if ev.slot >= 0 {
 					w := &trail[i+1]
@@ -247,16 +251,17 @@ func (m *matcher) topValue(b *plainBufs, trail []event, ops []vop) (any, uint64,
 			if ev.slot < 0 {
 				// A rule whose value nothing reads (the value is built from
 				// variables): skip its frame.
-				i = frameEnd(trail, i)
+				i = frameEnd(trail[:len(trail):len(trail)], i)
 				continue
 			}
 			// Another rule (nestedSlot).
-			ts[ev.slot&(topSlots-1)], i = m.nestedSlot(b, trail, i)
+			ts[ev.slot&(topSlots-1)], i = m.nestedSlot(&m.plain, trail[:len(trail):len(trail)], i)
 			bound |= slotBit(ev.slot)
 		case evEnd:
 			// The ops: nested literals into their temporary slots, the
 			// last one the value.
 			bound |= 1 << 63
+			b, ops := &m.plain, top.ops
 			last := len(ops) - 1
 			for j := range ops {
 				op := &ops[j]

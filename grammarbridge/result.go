@@ -130,7 +130,7 @@ func (m *matcher) record() {
 		// The common case: one top-level frame, whose value is object
 		// and array literals.
 		var end int
-		if v, h, st, end = m.topValue(b, trail, top.ops); end+1 < len(trail) {
+		if v, h, st, end = m.topValue(trail, top); end+1 < len(trail) {
 			b.release(saved)
 			v, h, st = m.recordSlow(b, trail[end+1:])
 		}

@@ -24,7 +24,7 @@ func checkTop(t *testing.T, count *int) func(*matcher) {
 		b := &m.plain
 		saved := b.chunks
 		mark, kmark, vmark := len(m.nodes), len(m.kids), len(m.vals)
-		v, h, st, end := m.topValue(b, trail, m.g.vt.alts[trail[0].alt()].ops)
+		v, h, st, end := m.topValue(trail, &m.g.vt.alts[trail[0].alt()])
 		if end != len(trail)-1 {
 			t.Errorf("%q: the top frame ends at %d of %d events", m.in, end, len(trail))
 		}
@@ -157,7 +157,7 @@ func TestTopSkipsUnread(t *testing.T) {
 		n++
 		b := &m.plain
 		b.objs, b.props, b.elems = make([]Object, 0, 8), make([]Prop, 0, 8), make([]any, 0, 8)
-		v, _, _, _ := m.topValue(b, trail, m.g.vt.alts[trail[0].alt()].ops)
+		v, _, _, _ := m.topValue(trail, &m.g.vt.alts[trail[0].alt()])
 		if got := Canonical(v); got != `{"a":"q"}` {
 			t.Errorf("value %s", got)
 		}
