@@ -270,11 +270,11 @@ func (m *matcher) topValue(trail []event, top *altVal) (any, uint64, stats, int)
 				var st stats
 				switch op.top {
 				case topMasked:
-					v, h, st = m.topObj(b, op, ts, bound)
+					v, h, st = b.topObj(op, ts, bound)
 				case topFixed:
-					v, h, st = m.topObjFixed(b, op, ts)
+					v, h, st = b.topObjFixed(op, ts)
 				case topLong:
-					v, h, st = m.topObjLong(b, op, ts, bound)
+					v, h, st = b.topObjLong(op, ts, bound)
 				default:
 					v, h, st = m.topArr(b, op.props, ts, bound)
 				}
@@ -373,8 +373,9 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 // bound variable. Nothing else takes room while it writes, so the room it
 // does not use is given back by its length; the loop makes no call
 // (chunks are made by newProps and newObjs), which keeps its state in
-// registers.
-func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
+// registers. It is a method of the chunks, not of the matcher, which it
+// does not need: one value less live in the loop.
+func (b *plainBufs) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
 	var present uint64
 	if bound&op.vars == op.vars {
 		// Every variable bound (most often: { originalRequest: r,
@@ -417,7 +418,7 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 	b.props = ps[:j]
 	out := ps[start:j:j]
 	if op.outer != nil {
-		return m.topObjOuter(b, op, out, mix64(objectSeed+sum), st)
+		return b.topObjOuter(op, out, mix64(objectSeed+sum), st)
 	}
 	if len(b.objs) == cap(b.objs) {
 		b.newObjs()
@@ -431,7 +432,7 @@ func (m *matcher) topObj(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uin
 // topObjOuter ends topObj for an op with an outer object (vop.outer):
 // the object of properties in (hash h, stats st), then the outer one,
 // whose other properties are literals, without a slot between them.
-func (m *matcher) topObjOuter(b *plainBufs, op *vop, in []Prop, h uint64, st stats) (any, uint64, stats) {
+func (b *plainBufs) topObjOuter(op *vop, in []Prop, h uint64, st stats) (any, uint64, stats) {
 	if cap(b.objs)-len(b.objs) < 2 {
 		b.newObjs()
 	}
@@ -464,7 +465,7 @@ func (m *matcher) topObjOuter(b *plainBufs, op *vop, in []Prop, h uint64, st sta
 // undefined: { actionName: "play", parameters: {...} }): every property
 // is written, in order, without a bit set. A frame topValue writes has
 // fewer than 63 variables, so an object that reads one has it in vars.
-func (m *matcher) topObjFixed(b *plainBufs, op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
+func (b *plainBufs) topObjFixed(op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
 	props := op.props
 	start := len(b.props)
 	if cap(b.props)-start < len(props) {
@@ -515,7 +516,7 @@ func (b *plainBufs) newObjs() {
 
 // topObjLong is topObj for an object of more than 64 properties: it
 // visits every property.
-func (m *matcher) topObjLong(b *plainBufs, op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
+func (b *plainBufs) topObjLong(op *vop, ts *[topSlots]topSlot, bound uint64) (any, uint64, stats) {
 	props := op.props
 	out := b.takeProps(int(op.fixed) + bits.OnesCount64(bound&op.vars))
 	sum, n := uint64(0), 0
