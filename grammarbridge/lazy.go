@@ -60,6 +60,7 @@ type valueTables struct {
 	keyHash  []uint64
 	keyIndex map[string]int32 // while compiling
 	slab     []vexpr          // while compiling
+	nibs     [][4][16]uint16  // while compiling: vop.byNib's slab
 }
 
 func (t *valueTables) lit(v any) int32 {
@@ -114,6 +115,13 @@ type vop struct {
 	// properties of bound variables: most of a big object's are unbound.
 	always uint64
 	bySlot []uint64
+	// byNib, when the object has at most 16 properties and its
+	// variables are all in slots below 16: byNib[k][x] is the bit set
+	// of the properties that read a slot 4k+j for a bit j of x. topObj
+	// takes a bound set's properties in four lookups instead of one for
+	// every bound variable (code-editor: -1.2 % instructions), for 128
+	// bytes an object (discord.agr: +2 % of its compiled size).
+	byNib  *[4][16]uint16
 	masked bool
 	top    topHow // how topValue writes it
 	lsum   uint64 // an object's literal properties' terms of its hash, summed
@@ -188,7 +196,7 @@ func (g *Grammar) compileValues() {
 	for i := range t.alts {
 		t.oneVar[i] = t.alts[i].oneVar
 	}
-	t.keyIndex, t.slab = nil, nil
+	t.keyIndex, t.slab, t.nibs = nil, nil, nil
 }
 
 // flatten appends the ops that build object or array literal x to ops,
@@ -252,6 +260,17 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 			}
 		}
 	}
+	if op.masked && len(op.props) <= 16 && op.vars>>16 == 0 && len(op.bySlot) <= 16 {
+		op.byNib = t.newNib()
+		for slot, props := range op.bySlot {
+			k, j := slot/4, slot%4
+			for x := range 16 {
+				if x&(1<<j) != 0 {
+					op.byNib[k][x] |= uint16(props)
+				}
+			}
+		}
+	}
 	switch {
 	case x.kind != vkObj:
 		op.top = topArray
@@ -294,6 +313,15 @@ func fuseOuter(ops []vop) {
 	if arg >= 0 {
 		in.outer, in.outerArg = last, arg
 	}
+}
+
+// newNib allocates a table of vop.byNib from a slab.
+func (t *valueTables) newNib() *[4][16]uint16 {
+	if len(t.nibs) == cap(t.nibs) {
+		t.nibs = make([][4][16]uint16, 0, 32)
+	}
+	t.nibs = t.nibs[:len(t.nibs)+1]
+	return &t.nibs[len(t.nibs)-1]
 }
 
 // newVexpr allocates a vexpr from a slab.

@@ -382,6 +382,9 @@ func (b *plainBufs) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (any, u
 		// caption: c, numImages: n }): every property, without the
 		// bit sets; only a variable bound to undefined is dropped.
 		present = ^uint64(0) >> (64 - len(op.props))
+	} else if t := op.byNib; t != nil {
+		x := bound & op.vars
+		present = op.always | uint64(t[0][x&15]|t[1][x>>4&15]|t[2][x>>8&15]|t[3][x>>12&15])
 	} else {
 		present = op.always
 		for x := bound & op.vars; x != 0; x &= x - 1 {
