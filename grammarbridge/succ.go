@@ -48,7 +48,7 @@ type succMemo struct {
 	epoch  uint64 // its generation of the table's slots
 	trails []event
 	ends   []int32 // kept trail j is trails[start(j):ends[j]]
-	full   bool    // maxSuccTrails was reached: trails are no longer kept
+	full   bool    // maxSuccTrails was reached: no state keeps its parses from then on
 	off    bool    // Options.naive or Explain: no state is memoized
 	// active counts the states being searched: the parses recorded when
 	// none is are kept for none.
