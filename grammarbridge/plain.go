@@ -435,6 +435,9 @@ func (b *plainBufs) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (any, u
 // topObjOuter ends topObj for an op with an outer object (vop.outer):
 // the object of properties in (hash h, stats st), then the outer one,
 // whose other properties are literals, without a slot between them.
+// It and topObjFixed take their properties as takeProps does, written
+// out: through takeProps, code-editor took 1 % more instructions an
+// input (92.1k against 91.2k; the chunk's length is loaded again).
 func (b *plainBufs) topObjOuter(op *vop, in []Prop, h uint64, st stats) (any, uint64, stats) {
 	if cap(b.objs)-len(b.objs) < 2 {
 		b.newObjs()
