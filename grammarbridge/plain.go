@@ -12,6 +12,7 @@ package grammarbridge
 
 import (
 	"math/bits"
+	"unsafe"
 )
 
 // plainBufs holds the chunks plain values are taken from
@@ -50,7 +51,9 @@ type chunks struct {
 	objs    []Object
 	props   []Prop
 	elems   []any
-	matches []Match // the slices ranked returns
+	matches []Match   // the slices ranked returns
+	strs    []string  // the headers of boxed texts (boxText)
+	nums    []float64 // boxed numbers (boxNum)
 }
 
 // Objects, properties, array elements and the slices of matches Match
@@ -85,6 +88,8 @@ const (
 	propChunk  = 63 // 2048
 	elemChunk  = 31 // 512 (no header)
 	matchChunk = 16 // 512 (no header)
+	strChunk   = 32 // 512 (no header)
+	numChunk   = 64 // 512 (no pointers)
 )
 
 // takeObj returns a new Object from b's chunk.
@@ -161,7 +166,7 @@ func (m *matcher) plainNode(b *plainBufs, n int32) any {
 	case nStr:
 		return m.plainText(nd.a, nd.b)
 	case nNum:
-		return nd.num
+		return b.boxNum(nd.num)
 	case nVal:
 		return m.vals[nd.a]
 	case nObj:
@@ -231,7 +236,8 @@ func (m *matcher) topValue(trail []event, top *altVal) (any, uint64, stats, int)
 			ts[ev.slot&(topSlots-1)] = topSlot{e.v, e.h, mkStats(1, e.u16)}
 			bound |= 1 << (ev.slot & (topSlots - 1))
 		case evNum:
-			ts[ev.slot&(topSlots-1)] = topSlot{ev.num(), hashValue(ev.num()), mkStats(1, 0)}
+			f := ev.num()
+			ts[ev.slot&(topSlots-1)] = topSlot{m.plain.boxNum(f), hashNum(f), mkStats(1, 0)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
 			if i+2 < len(trail) && trail[i+2].kind == evEnd && trail[i+1].kind == evWild && m.g.vt.oneVar[ev.alt()] {
@@ -299,7 +305,7 @@ func (m *matcher) nestedSlot(b *plainBufs, trail []event, i int) (topSlot, int) 
 	alts := m.g.vt.alts
 	if alts[trail[i].alt()].oneVar && i+2 < len(trail) && trail[i+1].kind == evNum && trail[i+2].kind == evEnd {
 		num := trail[i+1].num()
-		return topSlot{num, hashValue(num), mkStats(1, 0)}, i + 2
+		return topSlot{b.boxNum(num), hashNum(num), mkStats(1, 0)}, i + 2
 	}
 	if k, c := topConst(alts, trail, i); k > i {
 		v := alts[c].v
@@ -363,10 +369,51 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 		if e.node == 0 {
 			e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
 		}
-		e.v = s
+		e.v = m.plain.boxText(s)
 	}
 	return e
 }
+
+// boxText returns s as an any whose string header is in b's chunk of
+// texts rather than in an allocation of its own (what converting s to an
+// any makes): a match's wildcard texts cost one allocation per strChunk.
+// The header is never written again, as the compiler's own boxes are not,
+// and its room is never given back (release does not): the text cache
+// hands the box to every later parse of the match.
+func (b *plainBufs) boxText(s string) any {
+	if len(b.strs) == cap(b.strs) {
+		b.strs = make([]string, 0, strChunk)
+	}
+	b.strs = append(b.strs, s)
+	return *(*any)(unsafe.Pointer(&eface{stringType, unsafe.Pointer(&b.strs[len(b.strs)-1])}))
+}
+
+// boxNum returns f as an any whose value is in b's chunk of numbers
+// rather than in an allocation of its own, as boxText does for texts.
+func (b *plainBufs) boxNum(f float64) any {
+	if len(b.nums) == cap(b.nums) {
+		b.nums = make([]float64, 0, numChunk)
+	}
+	b.nums = append(b.nums, f)
+	return *(*any)(unsafe.Pointer(&eface{float64Type, unsafe.Pointer(&b.nums[len(b.nums)-1])}))
+}
+
+// eface is the layout of an any: its type and a pointer to its value.
+type eface struct {
+	typ, data unsafe.Pointer
+}
+
+// float64Type is the type word of an any that holds a float64.
+var float64Type = func() unsafe.Pointer {
+	var x any = 0.0
+	return (*eface)(unsafe.Pointer(&x)).typ
+}()
+
+// stringType is the type word of an any that holds a string.
+var stringType = func() unsafe.Pointer {
+	var x any = ""
+	return (*eface)(unsafe.Pointer(&x)).typ
+}()
 
 // topObj writes an object literal's value from a top-level frame's slots
 // ts (evalObj's), visiting only its properties that are literals or read a

@@ -1,7 +1,10 @@
 package grammarbridge
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -166,4 +169,43 @@ func reachableObjects(c *chunks) int {
 		visit(m.Value)
 	}
 	return len(seen)
+}
+
+// TestBoxes checks texts and numbers boxed in chunks (boxText, boxNum):
+// each is a string or float64 to a type switch, to reflect, to JSON and
+// to ==, keeps its value while later boxes fill that chunk and the next,
+// and survives collections (its chunk holds the text's bytes).
+func TestBoxes(t *testing.T) {
+	var b plainBufs
+	var vs []any
+	var want []any
+	for i := range 3*strChunk + 5 {
+		s := strings.Repeat("x", i%7) + fmt.Sprint(i)
+		f := float64(i) + 0.5
+		vs = append(vs, b.boxText(s), b.boxNum(f))
+		want = append(want, s, f)
+		if i%20 == 0 {
+			runtime.GC()
+		}
+	}
+	runtime.GC()
+	for i, v := range vs {
+		if v != want[i] {
+			t.Fatalf("box %d: %#v, want %#v", i, v, want[i])
+		}
+		switch w := want[i].(type) {
+		case string:
+			if s, ok := v.(string); !ok || s != w || reflect.TypeOf(v).Kind() != reflect.String {
+				t.Fatalf("box %d: %T %v is not the string %q", i, v, v, w)
+			}
+		case float64:
+			if f, ok := v.(float64); !ok || f != w || hashValue(v) != hashNum(w) {
+				t.Fatalf("box %d: %T %v is not the number %v", i, v, v, w)
+			}
+		}
+		got, err := json.Marshal(v)
+		if exp, _ := json.Marshal(want[i]); err != nil || string(got) != string(exp) {
+			t.Fatalf("box %d: JSON %s, want %s (%v)", i, got, exp, err)
+		}
+	}
 }

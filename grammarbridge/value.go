@@ -525,10 +525,7 @@ func hashValue(v any) uint64 {
 		}
 		return 3
 	case float64:
-		if v == 0 {
-			v = 0 // -0
-		}
-		return mix64(math.Float64bits(v) ^ 0x5bd1e995)
+		return hashNum(v)
 	case string:
 		return hashString(v)
 	case []any:
@@ -553,6 +550,14 @@ func hashValue(v any) uint64 {
 		return 0 // so that an unbound variable's nval is the zero nval
 	}
 	return 5
+}
+
+// hashNum is hashValue of a number.
+func hashNum(f float64) uint64 {
+	if f == 0 {
+		f = 0 // -0
+	}
+	return mix64(math.Float64bits(f) ^ 0x5bd1e995)
 }
 
 func hashString(s string) uint64 {
