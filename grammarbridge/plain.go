@@ -21,7 +21,13 @@ type plainBufs struct {
 	chunks
 	top *[topSlots]topSlot // the slots of the parse's top-level frame (topValue)
 	gen uint32             // chunks of objects, properties and elements made
+	// boxGen counts the chunks of texts and numbers made (boxText,
+	// boxNum): not in gen, whose chunks' room release gives back.
+	boxGen uint32
 }
+
+// made returns a number that changes whenever a chunk is made.
+func (b *plainBufs) made() uint32 { return b.gen + b.boxGen }
 
 // chunkMark is where the room of the value under way begins in the
 // chunks (mark), so that a duplicate gives it back (release). It is the
@@ -383,6 +389,7 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 func (b *plainBufs) boxText(s string) any {
 	if len(b.strs) == cap(b.strs) {
 		b.strs = make([]string, 0, strChunk)
+		b.boxGen++
 	}
 	b.strs = append(b.strs, s)
 	return *(*any)(unsafe.Pointer(&eface{stringType, unsafe.Pointer(&b.strs[len(b.strs)-1])}))
@@ -393,6 +400,7 @@ func (b *plainBufs) boxText(s string) any {
 func (b *plainBufs) boxNum(f float64) any {
 	if len(b.nums) == cap(b.nums) {
 		b.nums = make([]float64, 0, numChunk)
+		b.boxGen++
 	}
 	b.nums = append(b.nums, f)
 	return *(*any)(unsafe.Pointer(&eface{float64Type, unsafe.Pointer(&b.nums[len(b.nums)-1])}))

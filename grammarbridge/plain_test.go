@@ -3,10 +3,12 @@ package grammarbridge
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestPlainValues checks values written straight from a frame (topValue):
@@ -207,5 +209,59 @@ func TestBoxes(t *testing.T) {
 		if exp, _ := json.Marshal(want[i]); err != nil || string(got) != string(exp) {
 			t.Fatalf("box %d: JSON %s, want %s (%v)", i, got, exp, err)
 		}
+	}
+}
+
+// TestResultsDropped checks that the results a matcher keeps after a
+// match (dropResults) hold only values in the chunks it keeps anyway, or
+// the grammar's literals: over inputs with one, several and no results,
+// and with chunks made in some matches and not in others.
+func TestResultsDropped(t *testing.T) {
+	g := mustCompile(t, `<Start> = play $(t:wildcard) by $(a:wildcard) -> { actionName: "play", parameters: { track: t, artist: a, n: 1.5, list: [t, a] } }
+	        | play $(t:wildcard) -> { actionName: "play", parameters: { track: t } }
+	        | count $(n:number) -> n
+	        | stop -> "stop";`, Options{})
+	inputs := []string{"play a by b by c by d", "stop", "play x", "nothing", "count 7", "play one by two"}
+	within := func(p, base unsafe.Pointer, size uintptr) bool {
+		return uintptr(p) >= uintptr(base) && uintptr(p) < uintptr(base)+size
+	}
+	kept := 0
+	rnd := rand.New(rand.NewPCG(1, 2)) // chunks made in every kind of match
+	for round := range 2000 {
+		if _, err := g.Match(inputs[rnd.IntN(len(inputs))]); err != nil {
+			t.Fatal(err)
+		}
+		m := g.spare.Load()
+		if m == nil {
+			t.Fatal("no matcher kept")
+		}
+		b := &m.plain
+		for i, r := range m.results[:cap(m.results)] {
+			if r.v == nil {
+				continue
+			}
+			kept++
+			p := (*eface)(unsafe.Pointer(&r.v)).data
+			ok := false
+			switch r.v.(type) {
+			case *Object:
+				ok = within(p, unsafe.Pointer(unsafe.SliceData(b.objs)), uintptr(cap(b.objs))*unsafe.Sizeof(Object{}))
+			case []any:
+				ok = within(unsafe.Pointer(unsafe.SliceData(r.v.([]any))), unsafe.Pointer(unsafe.SliceData(b.elems)), uintptr(cap(b.elems))*unsafe.Sizeof(any(nil)))
+			case string:
+				ok = within(p, unsafe.Pointer(unsafe.SliceData(b.strs)), uintptr(cap(b.strs))*unsafe.Sizeof(""))
+				for _, l := range g.vt.lits {
+					ok = ok || r.v == l
+				}
+			case float64:
+				ok = within(p, unsafe.Pointer(unsafe.SliceData(b.nums)), uintptr(cap(b.nums))*8)
+			}
+			if !ok {
+				t.Fatalf("round %d: result %d (%s) is kept outside the matcher's chunks", round, i, Canonical(r.v))
+			}
+		}
+	}
+	if kept == 0 {
+		t.Fatal("no result was kept: the test tests nothing")
 	}
 }
