@@ -454,6 +454,7 @@ func (m *matcher) resetArena() {
 		m.plain.top = new([topSlots]topSlot)
 	}
 	m.clearStrCache()
+	m.plain.resume = 0
 }
 
 // litNode is the node of literal i (Grammar.vt.lits[i]): literals are not

@@ -55,8 +55,10 @@ type succMemo struct {
 	active int
 	tab    []succSlot
 	n      int // slots of this epoch in tab
-	// replayed counts the parses recorded by replays (for tests).
-	replayed int
+	// replayed counts the parses recorded by replays (for tests), and
+	// resumed those whose value topValue wrote resuming the walk of the
+	// parse before (resumePoint).
+	replayed, resumed int
 }
 
 // succSlot is a slot of the success memo's table (open addressing,
@@ -76,7 +78,7 @@ func (m *matcher) startSuccMemo() {
 	sm := &m.sm
 	sm.gen = m.gen
 	sm.epoch++
-	sm.n, sm.full, sm.replayed, sm.active = 0, false, 0, 0
+	sm.n, sm.full, sm.replayed, sm.resumed, sm.active = 0, false, 0, 0, 0
 	sm.off = m.g.opts.naive || m.track
 	if cap(sm.trails) > maxSuccKeep {
 		sm.trails, sm.ends = nil, nil
@@ -169,6 +171,13 @@ func (m *matcher) replay(s *succSlot, w wild) {
 	if s.r0 > 0 {
 		start = m.sm.ends[s.r0-1]
 	}
+	// The parses after the first resume topValue's walk of the trail
+	// they share (resumePoint).
+	b := &m.plain
+	same := n
+	if wev >= 0 {
+		same = min(same, w.ev)
+	}
 	for j := s.r0; j < r1; j++ {
 		end := m.sm.ends[j]
 		if wev >= 0 {
@@ -187,12 +196,19 @@ func (m *matcher) replay(s *succSlot, w wild) {
 		m.work += 1 + len(seg)/2
 		m.sm.replayed++
 		m.record()
+		if j == s.r0 && r1-j > 1 {
+			b.resume, b.resumeBound = m.resumePoint(m.tbuf[:m.tn], same)
+		} else if b.resume > 0 {
+			m.sm.resumed++
+		}
 		m.tn = n
 		if m.work > m.limit {
+			b.resume = 0
 			m.stopWork()
 			return
 		}
 	}
+	b.resume = 0
 }
 
 // find returns the index of state k's slot (hash h), or -1.
