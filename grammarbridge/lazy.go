@@ -115,6 +115,7 @@ type vop struct {
 	// properties of bound variables: most of a big object's are unbound.
 	always uint64
 	bySlot []uint64
+	lits   uint64 // the bit set of its literal properties (topObj)
 	// byNib, when the object has at most 16 properties and its
 	// variables are all in slots below 16: byNib[k][x] is the bit set
 	// of the properties that read a slot 4k+j for a bit j of x. topObj
@@ -257,6 +258,9 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 				op.bySlot[p.arg] |= 1 << i
 			} else {
 				op.always |= 1 << i
+			}
+			if p.kind == vkLit {
+				op.lits |= 1 << i
 			}
 		}
 	}

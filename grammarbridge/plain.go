@@ -519,6 +519,22 @@ func (b *plainBufs) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (any, u
 	j := start
 	var sum uint64
 	var st stats
+	if present&op.lits == 0 {
+		// No literal among them (most often: the variables of
+		// { actionName: "send", parameters: { to: t, ... } }'s inner
+		// object): the loop without the test.
+		for ; present != 0; present &= present - 1 {
+			p := &props[bits.TrailingZeros64(present)]
+			s := &ts[p.arg&(topSlots-1)]
+			st += s.st
+			if s.h == 0 && s.v == nil { // JSON.stringify drops undefined properties
+				continue
+			}
+			ps[j] = Prop{p.name, s.v}
+			sum += propHash(p.kmul, s.h)
+			j++
+		}
+	}
 	for ; present != 0; present &= present - 1 {
 		p := &props[bits.TrailingZeros64(present)]
 		if p.kind == vkLit { // its hash term is known
