@@ -591,13 +591,24 @@ func (b *plainBufs) topObjOuter(op *vop, in []Prop, h uint64, st stats) (any, ui
 	b.props = b.props[:end]
 	out := b.props[start:end:end]
 	props = props[:len(out)]
-	for i := range out {
-		out[i] = Prop{props[i].name, props[i].lit}
-	}
+	// The hash first: h is not live in the loop, whose write barriers
+	// spill what is.
 	k := int(op.outerArg)
-	out[k].Value = &objs[0]
+	h = mix64(objectSeed + f.lsum + propHash(props[k].kmul, h))
+	if len(out) == 2 {
+		// { actionName: "send", parameters: {...} }: written at once,
+		// the inner object in place of the literal.
+		o := k ^ 1
+		out[o] = Prop{props[o].name, props[o].lit}
+		out[k] = Prop{props[k].name, &objs[0]}
+	} else {
+		for i := range out {
+			out[i] = Prop{props[i].name, props[i].lit}
+		}
+		out[k].Value = &objs[0]
+	}
 	objs[1].Props = out
-	return &objs[1], mix64(objectSeed + f.lsum + propHash(props[k].kmul, h)), st
+	return &objs[1], h, st
 }
 
 // topObjFixed is topObj for an object that reads no variable (its

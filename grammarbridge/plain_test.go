@@ -265,3 +265,42 @@ func TestResultsDropped(t *testing.T) {
 		t.Fatal("no result was kept: the test tests nothing")
 	}
 }
+
+// TestTopObjOuter checks the objects topObjOuter writes: an outer object
+// of two properties with the inner one second or first, and of three.
+func TestTopObjOuter(t *testing.T) {
+	g, err := CompileString("outer.agr", `<Start> = a $(x:string) -> { actionName: "a", parameters: { x, n: 1 } }
+    | b $(x:string) -> { parameters: { x, n: 2 }, actionName: "b" }
+    | c $(x:string) -> { actionName: "c", parameters: { x }, version: 3 };`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"a red", `{"actionName":"a","parameters":{"x":"red","n":1}}`},
+		{"b red", `{"parameters":{"x":"red","n":2},"actionName":"b"}`},
+		{"c red", `{"actionName":"c","parameters":{"x":"red"},"version":3}`},
+	} {
+		ms, err := g.Match(c.in)
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("%q: %d matches, %v", c.in, len(ms), err)
+		}
+		got, _ := json.Marshal(ms[0].Value)
+		if string(got) != c.want {
+			t.Errorf("%q: %s, want %s", c.in, got, c.want)
+		}
+		if h, want := topHash(t, g, c.in), hashValue(ms[0].Value); h != want {
+			t.Errorf("%q: hash %x, want %x (hashValue)", c.in, h, want)
+		}
+	}
+}
+
+// topHash returns the hash record computed for the one parse of in.
+func topHash(t *testing.T, g *Grammar, in string) uint64 {
+	m := g.newMatcher(in, false)
+	defer g.release(m)
+	m.run()
+	if len(m.results) != 1 {
+		t.Fatalf("%q: %d results", in, len(m.results))
+	}
+	return m.results[0].hash
+}
