@@ -178,13 +178,15 @@ func (m *matcher) replay(s *succSlot, w wild) {
 	if wev >= 0 {
 		same = min(same, w.ev)
 	}
-	for j := s.r0; j < r1; j++ {
-		end := m.sm.ends[j]
+	// The kept trails as they are now: recording appends to them
+	// (keepTrail), which leaves what is there as it is.
+	trails, ends := m.sm.trails, m.sm.ends[s.r0:r1]
+	for j, end := range ends {
 		if wev >= 0 {
-			src, ev := &m.sm.trails[start+wev], &m.tbuf[w.ev]
+			src, ev := &trails[start+wev], &m.tbuf[w.ev]
 			ev.a, ev.b = src.a, src.b
 		}
-		seg := m.sm.trails[start+base : end]
+		seg := trails[start+base : end]
 		start = end
 		m.pushSeg(seg)
 		// Work about as the search that found it counted (a step for
@@ -196,7 +198,7 @@ func (m *matcher) replay(s *succSlot, w wild) {
 		m.work += 1 + len(seg)/2
 		m.sm.replayed++
 		m.record()
-		if j == s.r0 && r1-j > 1 {
+		if j == 0 && len(ends) > 1 {
 			b.resume, b.resumeBound = m.resumePoint(m.tbuf[:m.tn], same)
 		} else if b.resume > 0 {
 			m.sm.resumed++
