@@ -455,10 +455,10 @@ func (m *matcher) resetArena() {
 	m.vals = m.vals[:0]
 	if m.strCache == nil {
 		m.strCache = new([strCacheSize]strEntry)
-		m.plain.top = new([topSlots]topSlot)
+		m.plain.top = new(topFrame)
 	}
 	m.clearStrCache()
-	m.plain.resume = 0
+	m.plain.top.resume = 0
 }
 
 // litNode is the node of literal i (Grammar.vt.lits[i]): literals are not

@@ -19,15 +19,11 @@ import (
 // (matcher.plain).
 type plainBufs struct {
 	chunks
-	top *[topSlots]topSlot // the slots of the parse's top-level frame (topValue)
-	gen uint32             // chunks of objects, properties and elements made
+	top *topFrame // the parse's top-level frame (topValue)
+	gen uint32    // chunks of objects, properties and elements made
 	// boxGen counts the chunks of texts and numbers made (boxText,
 	// boxNum): not in gen, whose chunks' room release gives back.
 	boxGen uint32
-	// resume, when set (not 0), is where topValue begins its walk, with
-	// the bound set resumeBound: replay sets it (resumePoint).
-	resume      int
-	resumeBound uint64
 }
 
 // made returns a number that changes whenever a chunk is made.
@@ -214,6 +210,17 @@ type topSlot struct {
 	st stats
 }
 
+// topFrame is the top-level frame topValue writes: its slots, and where
+// the walk of a parse a replay records after another resumes. It is not
+// in the matcher, which is laid out as before (plainBufs.top).
+type topFrame struct {
+	slots [topSlots]topSlot
+	// resume, when set (not 0), is where topValue begins its walk, with
+	// the bound set resumeBound: replay sets it (resumePoint).
+	resume      int
+	resumeBound uint64
+}
+
 // topValue writes the value of the parse on trail, whose one top-level
 // frame (at trail[0]) has a value computed by ops (avExpr, without the
 // evaluator: top is the frame's altVal, which record looked up already),
@@ -226,18 +233,19 @@ type topSlot struct {
 // skipped, and the others' values come from nestedSlot.
 //
 // A parse a replay records after another begins the walk where the last
-// one can be resumed (plainBufs.resume, resumePoint).
+// one can be resumed (topFrame.resume, resumePoint).
 //
 // Its values are written in m.plain's chunks. The loop keeps few values
 // live (the chunks, the ops, the table of rules that are one variable and
 // the trail's capacity are looked up where they are used): the registers
 // they took were reloaded from the stack at every event.
 func (m *matcher) topValue(trail []event, top *altVal) (any, uint64, stats, int) {
-	ts := m.plain.top // made by resetArena
+	tf := m.plain.top // made by resetArena
+	ts := &tf.slots
 	var bound uint64
 	i := 1
-	if m.plain.resume > 0 { // a parse replayed after another (resumePoint)
-		i, bound = m.plain.resume, m.plain.resumeBound
+	if tf.resume > 0 { // a parse replayed after another (resumePoint)
+		i, bound = tf.resume, tf.resumeBound
 	}
 	for ; i < len(trail); i++ {
 		ev := &trail[i]

@@ -173,7 +173,7 @@ func (m *matcher) replay(s *succSlot, w wild) {
 	}
 	// The parses after the first resume topValue's walk of the trail
 	// they share (resumePoint).
-	b := &m.plain
+	tf := m.plain.top
 	same := n
 	if wev >= 0 {
 		same = min(same, w.ev)
@@ -199,18 +199,18 @@ func (m *matcher) replay(s *succSlot, w wild) {
 		m.sm.replayed++
 		m.record()
 		if j == 0 && len(ends) > 1 {
-			b.resume, b.resumeBound = m.resumePoint(m.tbuf[:m.tn], same)
-		} else if b.resume > 0 {
+			tf.resume, tf.resumeBound = m.resumePoint(m.tbuf[:m.tn], same)
+		} else if tf.resume > 0 {
 			m.sm.resumed++
 		}
 		m.tn = n
 		if m.work > m.limit {
-			b.resume = 0
+			tf.resume = 0
 			m.stopWork()
 			return
 		}
 	}
-	b.resume = 0
+	tf.resume = 0
 }
 
 // find returns the index of state k's slot (hash h), or -1.
