@@ -56,8 +56,8 @@ type succMemo struct {
 	tab    []succSlot
 	n      int // slots of this epoch in tab
 	// replayed counts the parses recorded by replays (for tests), and
-	// resumed those whose value topValue wrote resuming the walk of the
-	// parse before (resumePoint).
+	// resumed those whose value topValue is to write resuming the walk
+	// of the parse before (resumePoint).
 	replayed, resumed int
 }
 
@@ -200,8 +200,9 @@ func (m *matcher) replay(s *succSlot, w wild) {
 		m.record()
 		if j == 0 && len(ends) > 1 {
 			tf.resume, tf.resumeBound = m.resumePoint(m.tbuf[:m.tn], same)
-		} else if tf.resume > 0 {
-			m.sm.resumed++
+			if tf.resume > 0 {
+				m.sm.resumed += len(ends) - 1
+			}
 		}
 		m.tn = n
 		if m.work > m.limit {
