@@ -263,6 +263,8 @@ type matcher struct {
 	sBase      int
 	sStack     [maxSimpleDepth]simpleFrame
 	sT, sA, sB int32
+	sLeads     [maxKeptLeads + 1]int32 // where each lead's ends begin in the walk under way (simpleAfter)
+	sKeptWalks int                     // walks made from an earlier walk's ends (simpleAfterKept), for tests
 	// The ends of walks with a wildcard open, kept for this input:
 	// sRules holds, for a rule, the first place its walk started and
 	// where in sEnds its ends are (valid when gen is sGen); sTab holds,

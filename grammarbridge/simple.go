@@ -306,10 +306,17 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 			}
 			return true
 		}
-		m.simpleAfter(p.rule, w)
+		if k != nil && k.gen == m.sGen && k.leads && m.asciiState == 1 {
+			m.simpleAfterKept(p.rule, w, k)
+		} else {
+			m.simpleAfter(p.rule, w)
+		}
 		if end := len(m.sEnds); k != nil && end <= maxSimpleKept && m.err == nil {
 			// Kept where they are: sEnds[base:end] is not given back.
-			*k = simpleKeep{gen: m.sGen, w0: int32(w.start), from: int32(base), n: int32(end - base)}
+			k.gen, k.w0, k.from, k.n = m.sGen, int32(w.start), int32(base), int32(end-base)
+			if k.leads = len(p.rule.leads) <= maxKeptLeads; k.leads {
+				k.at = m.sLeads
+			}
 			kept = true
 		}
 	} else {
@@ -369,7 +376,16 @@ type simpleKeep struct {
 	gen     uint32
 	w0      int32
 	from, n int32
+	// leads: the ends that follow the rule's lead i are
+	// sEnds[from+at[i]:from+at[i+1]] (when it has at most maxKeptLeads
+	// leads).
+	leads bool
+	at    [maxKeptLeads + 1]int32
 }
+
+// maxKeptLeads is the most leads of a rule whose kept ends are split by
+// lead, for a later walk from an earlier start (simpleAfterKept).
+const maxKeptLeads = 8
 
 // maxSimpleKept bounds the ends kept for one input: no walk keeps its
 // ends once matcher.sEnds is that long. (The ends of a walk that are not
@@ -394,6 +410,9 @@ func (m *matcher) simpleKeep(r *crule) *simpleKeep {
 // them (r.leads: one loop, no call for each).
 func (m *matcher) simpleAfter(r *crule, w wild) {
 	for i := range r.leads {
+		if i < len(m.sLeads) {
+			m.sLeads[i] = int32(len(m.sEnds) - m.sBase)
+		}
 		ld := &r.leads[i]
 		p := ld.p
 		for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
@@ -408,6 +427,52 @@ func (m *matcher) simpleAfter(r *crule, w wild) {
 			}
 		}
 	}
+	if n := len(r.leads); n < len(m.sLeads) {
+		m.sLeads[n] = int32(len(m.sEnds) - m.sBase)
+	}
+}
+
+// simpleAfterKept is simpleAfter for a rule walked before in this input
+// from a later start w0 (k, on ASCII input). Its places after s0, the
+// first byte after w0 that is not a separator, are not searched again:
+// from w0 the wildcard held s0 at each, as it does from an earlier start,
+// so each lead's kept ends after s0 are this walk's, in the same order,
+// with the wildcard's text taken again from w's start. Only the places up
+// to s0 (where the wildcard from w0 held only separators) are searched.
+// (Image: the ways a rule before the wildcard ends are found latest
+// first, 'make' 'me' then 'make': one walk of <WithCaption> in five.)
+func (m *matcher) simpleAfterKept(r *crule, w wild, k *simpleKeep) {
+	m.sKeptWalks++
+	low, s0 := m.lower, int(k.w0)
+	for s0 < len(low) && asciiSep[low[s0]] {
+		s0++
+	}
+	for i := range r.leads {
+		m.sLeads[i] = int32(len(m.sEnds) - m.sBase) // len(r.leads) <= maxKeptLeads
+		ld := &r.leads[i]
+		p := ld.p
+		for t := m.nextCandidate(p, w.start); t >= 0 && t <= s0; t = m.nextCandidate(p, t+1) {
+			m.work++
+			if e, ok := m.tokensAtCandidate(p, ld.sp, t); ok && m.setWild(w, t) {
+				ev := &m.tbuf[w.ev]
+				m.sT, m.sA, m.sB = int32(t), ev.a, ev.b
+				m.simpleParts(0, ld.a, 1, e)
+				if m.err != nil {
+					return
+				}
+			}
+		}
+		// Reading the ends is work, as the walk was (simpleReuse).
+		lo, hi := int(k.from+k.at[i]), int(k.from+k.at[i+1])
+		m.work += hi - lo
+		for j := lo; j < hi; j++ {
+			se := m.sEnds[j]        // the list grows below: copy
+			m.setWild(w, int(se.t)) // the text holds s0: not empty
+			ev := &m.tbuf[w.ev]
+			m.sEnds = append(m.sEnds, simpleEnd{t: se.t, a: ev.a, b: ev.b, e: se.e})
+		}
+	}
+	m.sLeads[len(r.leads)] = int32(len(m.sEnds) - m.sBase)
 }
 
 // simpleRule walks the alternatives of r that may start at pos (with

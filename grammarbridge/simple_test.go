@@ -168,13 +168,18 @@ const keepGrammar = `
 
 // TestEngineSimpleKeep compares the optimized matcher, which takes the
 // ends of a simple rule walked from a later wildcard start from its first
-// walk (simpleKeep), with the plain search, on inputs where the first
-// literals are found before, at and after each start.
+// walk (simpleKeep), and those of a walk from an earlier start after the
+// later one's start (simpleAfterKept), with the plain search, on inputs
+// where the first literals are found before, at and after each start.
 func TestEngineSimpleKeep(t *testing.T) {
 	fast := mustCompile(t, keepGrammar, Options{})
 	slow := mustCompile(t, keepGrammar, Options{naive: true, WorkLimit: 1 << 22})
 	inputs := []string{"make me caption x caption y", "make caption me caption y", "make me me me x", "make me me me caption y",
-		"make x with caption y caption z", "make x caption caption", "make me x  caption y"}
+		"make x with caption y caption z", "make x caption caption", "make me x  caption y",
+		// Walks from 'make' after walks from 'make me': a literal right
+		// after the later start (the wildcard from there holds nothing),
+		// one after it, and the ends of each lead in order.
+		"make me caption x", "make me  with caption x caption y", "make me me me caption x with the caption y"}
 	words := strings.Fields("make me x y with the caption caption me")
 	rng := rand.New(rand.NewPCG(6, 8))
 	for range 500 {
@@ -184,11 +189,13 @@ func TestEngineSimpleKeep(t *testing.T) {
 		}
 		inputs = append(inputs, strings.Join(ws, " "))
 	}
-	kept := 0
+	kept, earlier := 0, 0
 	for _, in := range inputs {
 		compareNaive(t, fast, slow, in)
 		m := fast.newMatcher(in, false)
+		before := m.sKeptWalks
 		m.run()
+		earlier += m.sKeptWalks - before
 		for _, k := range m.sRules {
 			if k.gen == m.sGen && k.n > 0 {
 				kept++
@@ -196,7 +203,7 @@ func TestEngineSimpleKeep(t *testing.T) {
 		}
 		fast.release(m)
 	}
-	if kept == 0 {
-		t.Fatal("no ends kept: the test does not reach simpleKeep")
+	if kept == 0 || earlier == 0 {
+		t.Fatalf("%d ends kept, %d walks from kept ends from a later start: the test does not reach simpleKeep or simpleAfterKept", kept, earlier)
 	}
 }
