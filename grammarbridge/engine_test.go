@@ -282,3 +282,38 @@ func TestEngineShareWildAfterWild(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineWaysMask checks the kids tryTree tries after several ways of
+// shared parts: those any way can go on with (by the next byte of each;
+// at the end of the input, those that may match nothing; all when a
+// way's next byte is not known).
+func TestEngineWaysMask(t *testing.T) {
+	var sel [129]uint64
+	sel['m'], sel['x'], sel['a'], sel[128] = 0b0011, 0b0101, 0b1000, 0b10000
+	m := &matcher{}
+	ways := func(chs ...int16) int32 {
+		m.shareOuts = m.shareOuts[:0]
+		for i, ch := range chs {
+			next := int32(i + 1)
+			if i == len(chs)-1 {
+				next = -1
+			}
+			m.shareOuts = append(m.shareOuts, shareOut{ch: ch, next: next})
+		}
+		return 0
+	}
+	for _, c := range []struct {
+		chs  []int16
+		want uint64
+	}{
+		{[]int16{'m'}, 0b0011},
+		{[]int16{'m', 'x'}, 0b0111},
+		{[]int16{'x', 'a', 'm'}, 0b1111},
+		{[]int16{'z', -1}, 0b10000},
+		{[]int16{'m', -2, 'x'}, ^uint64(0)},
+	} {
+		if got := m.waysMask(&sel, ways(c.chs...)); got != c.want {
+			t.Errorf("ways %v: kids %b, want %b", c.chs, got, c.want)
+		}
+	}
+}
