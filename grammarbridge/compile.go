@@ -663,6 +663,9 @@ func literalPart(tokens []string, sp Spacing) cpart {
 			// A read-only view of lower's bytes, for bytes.Index: never
 			// written.
 			ct.lowerB = unsafe.Slice(unsafe.StringData(ct.lower), len(ct.lower))
+			if len(ct.lower) > 0 {
+				ct.rareB = ct.lower[0] // rare is 0 until assignSearchIDs chooses
+			}
 		}
 		if ct.ascii {
 			for j := 0; j < len(ct.lower) && j < 8; j++ {

@@ -95,7 +95,7 @@ func (m *matcher) occBuild(tok *ctoken, from int) int {
 	// a list on the reference inputs; most tokens listed are not in the
 	// input).
 	lower, j := tok.lower, int(tok.rare)
-	e := o.head[lower[j]]
+	e := o.head[tok.rareB]
 	n, L := len(m.lower), len(lower)
 	last := n - L // the last place
 	if e == 0 || last < 0 {
@@ -298,6 +298,7 @@ func assignSearchIDs(rules []*crule) {
 					p.fword, p.fmask = restWord(t)
 				}
 				t.rare = uint8(min(rareByte(t), 255)) // any place in the token will do
+				t.rareB = t.lower[t.rare]
 				id, ok := ids[t.lower]
 				if !ok {
 					id = int32(len(ids) + 1)

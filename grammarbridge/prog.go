@@ -367,6 +367,7 @@ type ctoken struct {
 	pair    uint16
 	hasPair bool
 	rare    uint8 // the place of the byte whose places are walked (rareByte)
+	rareB   byte  // that byte: lower[rare]
 	// search, for the first token of a literal part, identifies its
 	// lower-cased text among the grammar's (from 1; 0: none): the
 	// matcher keeps the places of each in the input (occur.go).
