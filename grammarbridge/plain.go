@@ -530,7 +530,9 @@ func (b *plainBufs) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (any, u
 	if present&op.lits == 0 {
 		// No literal among them (most often: the variables of
 		// { actionName: "send", parameters: { to: t, ... } }'s inner
-		// object): the loop without the test.
+		// object): the loop below without its literal test, written
+		// twice on purpose (code-editor 89.4k -> 88.5k instructions an
+		// input).
 		for ; present != 0; present &= present - 1 {
 			p := &props[bits.TrailingZeros64(present)]
 			s := &ts[p.arg&(topSlots-1)]

@@ -451,6 +451,8 @@ func (m *matcher) simpleAfterKept(r *crule, w wild, k *simpleKeep) {
 		m.sLeads[i] = int32(len(m.sEnds) - m.sBase) // len(r.leads) <= maxKeptLeads
 		ld := &r.leads[i]
 		p := ld.p
+		// simpleAfter's search, bounded by s0: written out, as there,
+		// so that neither walk makes a call for each lead.
 		for t := m.nextCandidate(p, w.start); t >= 0 && t <= s0; t = m.nextCandidate(p, t+1) {
 			m.work++
 			if e, ok := m.tokensAtCandidate(p, ld.sp, t); ok && m.setWild(w, t) {
