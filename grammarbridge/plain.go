@@ -264,7 +264,7 @@ func (m *matcher) topValue(trail []event, top *altVal) (any, uint64, stats, int)
 			ts[ev.slot&(topSlots-1)] = topSlot{m.plain.boxNum(f), hashNum(f), mkStats(1, 0)}
 			bound |= slotBit(ev.slot)
 		case evBegin:
-			if i+2 < len(trail) && trail[i+2].kind == evEnd && trail[i+1].kind == evWild && m.g.vt.oneVar[ev.alt()] {
+			if m.oneWildFrame(trail, i) {
 				// A rule that is one wildcard ("-> x"): no frame.
 				if ev.slot >= 0 {
 					w := &trail[i+1]
@@ -318,6 +318,13 @@ func (m *matcher) topValue(trail []event, top *altVal) (any, uint64, stats, int)
 	return nil, hashNil, 0, i // never: a trail's frames all end
 }
 
+// oneWildFrame reports whether the frame that begins at trail[i] is a
+// rule that is one wildcard ("-> x"): its begin, the wildcard and its
+// end, which topValue reads in place, without a frame.
+func (m *matcher) oneWildFrame(trail []event, i int) bool {
+	return i+2 < len(trail) && trail[i+2].kind == evEnd && trail[i+1].kind == evWild && m.g.vt.oneVar[trail[i].alt()]
+}
+
 // resumePoint returns where topValue can resume its walk of the next
 // parses a replay records (replay), and the bound set there, once it
 // walked the first: the last top-level event of trail, the first parse's,
@@ -347,7 +354,7 @@ func (m *matcher) resumePoint(trail []event, same int) (int, uint64) {
 		case evWild, evNum:
 			bound |= slotBit(ev.slot)
 		case evBegin:
-			if i+2 < len(trail) && trail[i+2].kind == evEnd && trail[i+1].kind == evWild && m.g.vt.oneVar[ev.alt()] {
+			if m.oneWildFrame(trail, i) {
 				next = i + 3
 				if ev.slot >= 0 && next <= same {
 					bound |= slotBit(ev.slot)
@@ -482,17 +489,15 @@ type eface struct {
 	typ, data unsafe.Pointer
 }
 
-// float64Type is the type word of an any that holds a float64.
-var float64Type = func() unsafe.Pointer {
-	var x any = 0.0
-	return (*eface)(unsafe.Pointer(&x)).typ
-}()
+// The type words of an any that holds a float64 and of one that holds
+// a string.
+var (
+	float64Type = typeWord(0.0)
+	stringType  = typeWord("")
+)
 
-// stringType is the type word of an any that holds a string.
-var stringType = func() unsafe.Pointer {
-	var x any = ""
-	return (*eface)(unsafe.Pointer(&x)).typ
-}()
+// typeWord returns x's type word.
+func typeWord(x any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&x)).typ }
 
 // topObj writes an object literal's value from a top-level frame's slots
 // ts (evalObj's), visiting only its properties that are literals or read a
