@@ -184,25 +184,28 @@ func TestBoxes(t *testing.T) {
 	for i := range 3*strChunk + 5 {
 		s := strings.Repeat("x", i%7) + fmt.Sprint(i)
 		f := float64(i) + 0.5
-		vs = append(vs, b.boxText(s), b.boxNum(f))
-		want = append(want, s, f)
+		arr := []any{s, f}[:1+i%2]
+		vs = append(vs, b.boxText(s), b.boxNum(f), b.boxElems(arr))
+		want = append(want, s, f, arr)
 		if i%20 == 0 {
 			runtime.GC()
 		}
 	}
 	runtime.GC()
 	for i, v := range vs {
-		if v != want[i] {
-			t.Fatalf("box %d: %#v, want %#v", i, v, want[i])
-		}
 		switch w := want[i].(type) {
 		case string:
-			if s, ok := v.(string); !ok || s != w || reflect.TypeOf(v).Kind() != reflect.String {
+			if s, ok := v.(string); !ok || s != w || v != want[i] || reflect.TypeOf(v).Kind() != reflect.String {
 				t.Fatalf("box %d: %T %v is not the string %q", i, v, v, w)
 			}
 		case float64:
-			if f, ok := v.(float64); !ok || f != w || hashValue(v) != hashNum(w) {
+			if f, ok := v.(float64); !ok || f != w || v != want[i] || hashValue(v) != hashNum(w) {
 				t.Fatalf("box %d: %T %v is not the number %v", i, v, v, w)
+			}
+		case []any:
+			a, ok := v.([]any)
+			if !ok || !reflect.DeepEqual(v, want[i]) || !equalValue(v, w) || hashValue(v) != hashValue(w) || reflect.TypeOf(v).Kind() != reflect.Slice || len(a) != len(w) || cap(a) != cap(w) {
+				t.Fatalf("box %d: %T %v is not the array %v", i, v, v, w)
 			}
 		}
 		got, err := json.Marshal(v)
@@ -247,7 +250,8 @@ func TestResultsDropped(t *testing.T) {
 			case *Object:
 				ok = within(p, unsafe.Pointer(unsafe.SliceData(b.objs)), uintptr(cap(b.objs))*unsafe.Sizeof(Object{}))
 			case []any:
-				ok = within(unsafe.Pointer(unsafe.SliceData(r.v.([]any))), unsafe.Pointer(unsafe.SliceData(b.elems)), uintptr(cap(b.elems))*unsafe.Sizeof(any(nil)))
+				ok = within(unsafe.Pointer(unsafe.SliceData(r.v.([]any))), unsafe.Pointer(unsafe.SliceData(b.elems)), uintptr(cap(b.elems))*unsafe.Sizeof(any(nil))) &&
+					within(p, unsafe.Pointer(unsafe.SliceData(b.arrs)), uintptr(cap(b.arrs))*unsafe.Sizeof([]any(nil)))
 			case string:
 				ok = within(p, unsafe.Pointer(unsafe.SliceData(b.strs)), uintptr(cap(b.strs))*unsafe.Sizeof(""))
 				for _, l := range g.vt.lits {

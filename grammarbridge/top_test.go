@@ -32,9 +32,9 @@ func checkTop(t *testing.T, count *int) func(*matcher) {
 			t.Errorf("%q: top value %s (hash %x, %x), evaluator %s (hash %x, %x)",
 				m.in, Canonical(v), h, st, Canonical(want.v), want.h, want.st)
 		}
-		// Boxed texts and numbers are not given back: the text cache
-		// holds them (boxText).
-		saved.strs, saved.nums = b.strs, b.nums
+		// Boxes are not given back: the text cache holds texts
+		// (boxText), and no box's room is taken twice.
+		saved.strs, saved.nums, saved.arrs = b.strs, b.nums, b.arrs
 		b.chunks = saved
 		m.dropNodes(mark)
 		m.kids, m.vals = m.kids[:kmark], m.vals[:vmark]
