@@ -7,7 +7,10 @@
 // With -bench N it times N rounds over each grammar's inputs instead and
 // compares the CPU time per input with TypeAgent's timings.tsv (200 warm
 // iterations there, so N = 200 measures alike: long enough that garbage
-// collection runs as often as it would in steady use).
+// collection runs as often as it would in steady use). Each timing starts
+// warm, as TypeAgent's do: after rounds that have run the collector twice
+// (benchGrammar); the last column is the page faults per 1000 inputs that
+// remain.
 //
 //	go run ./internal/eval/agr [-data DIR] [-v] [-grammar NAME]
 //	go run ./internal/eval/agr -bench 200 -repeat 3 [-grammar NAME]
