@@ -121,8 +121,8 @@ func FuzzMatch(f *testing.F) {
 			}
 			return
 		}
-		if err != nil || Canonical(best.Value) != Canonical(ms[0].Value) {
-			t.Fatalf("%q: Best %v (%v) differs from Match's first %v", in, best.Value, err, ms[0].Value)
+		if err != nil || Canonical(best.Value) != Canonical(ms[0].Value) || best.MatchedValues != ms[0].MatchedValues || best.WildcardChars != ms[0].WildcardChars {
+			t.Fatalf("%q: Best %v %+v (%v) differs from Match's first %v %+v", in, best.Value, best, err, ms[0].Value, ms[0])
 		}
 	})
 }

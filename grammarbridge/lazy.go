@@ -746,6 +746,12 @@ func strSlot(a, b int32) int32 { return int32((uint64(a)*31 + uint64(b)) & (strC
 // dropNodes removes the arena's nodes from mark on, and the cached texts'
 // nodes among them.
 func (m *matcher) dropNodes(mark int) {
+	if len(m.nodes) == mark {
+		// None made (most parses: topValue makes none): the cache's
+		// entries, up to 256, need no look (Best drops nearly every
+		// parse's value).
+		return
+	}
 	m.nodes = m.nodes[:mark]
 	for _, i := range m.strUsed {
 		if e := &m.strCache[i]; int(e.node) >= mark {

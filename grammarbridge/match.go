@@ -105,12 +105,22 @@ func (g *Grammar) cannotStart(input string) bool {
 // is a *NoMatchError (matching ErrNoMatch) that says what the grammar would
 // have accepted at the furthest point reached.
 func (g *Grammar) Best(input string) (Match, error) {
-	ms, err := g.Match(input)
-	if err != nil {
-		return Match{}, err
-	}
-	if len(ms) > 0 {
-		return ms[0], nil
+	if !g.cannotStart(input) {
+		m := g.newMatcher(input, false)
+		m.bestOnly = true
+		m.run()
+		if err := m.err; err != nil {
+			g.release(m)
+			return Match{}, err
+		}
+		if len(m.results) > 0 {
+			r := &m.results[0]
+			best := Match{Value: r.v, MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
+			m.dropResults()
+			g.release(m)
+			return best, nil
+		}
+		g.release(m)
 	}
 	return Match{}, g.Explain(input)
 }
@@ -217,6 +227,9 @@ type matcher struct {
 	err   error
 
 	results []result
+	// bestOnly keeps only the best result (Best): record gives back the
+	// room of every value that does not rank strictly better than it.
+	bestOnly bool
 	// resultsGen is plainBufs.made when the match began, and
 	// staleResults how many entries of results, past its length, may
 	// still hold values (see dropResults).
@@ -304,7 +317,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 		m.inEnd = math.MaxInt32
 	}
 	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
-	m.results = m.results[:0]
+	m.results, m.bestOnly = m.results[:0], false
 	m.resultsGen = m.plain.made()
 	m.segs = m.segs[:0]
 	m.lowerInput()

@@ -137,16 +137,39 @@ func (m *matcher) record() {
 	} else {
 		v, h, st = m.recordSlow(b, trail)
 	}
-	if i := m.insertResult(v, h, st); i >= 0 {
-		b.release(saved) // give back what the value took
+	if m.bestOnly {
+		if m.keepBest(v, h, st) {
+			return
+		}
+	} else if i := m.insertResult(v, h, st); i < 0 {
+		return
+	} else {
 		m.foundAgain(i, st)
-		// The arena's nodes of this parse are no longer needed. Those of
-		// a new result are kept: its wildcard texts' nodes are cached.
-		m.dropNodes(mark)
-		m.kids = m.kids[:kmark]
-		clear(m.vals[vmark:])
-		m.vals = m.vals[:vmark]
 	}
+	// A duplicate, or (Best) a value that does not rank better than the
+	// one kept.
+	b.release(saved) // give back what the value took
+	// The arena's nodes of this parse are no longer needed. Those of a
+	// result kept are: its wildcard texts' nodes are cached.
+	m.dropNodes(mark)
+	m.kids = m.kids[:kmark]
+	clear(m.vals[vmark:])
+	m.vals = m.vals[:vmark]
+}
+
+// keepBest keeps value v (hash h, stats st) as the only result when it
+// ranks strictly better than the one kept, or none is, and reports
+// whether it did. This gives Best what Match's first result is: Match
+// ranks a value by the best stats any of its parses had, then by when
+// the first parse with those stats was found, so its first result is
+// the value of the first parse whose stats rank best. The values of the
+// others are not kept, compared or ranked, and their room is given back.
+func (m *matcher) keepBest(v any, h uint64, st stats) bool {
+	if len(m.results) > 0 && !better(st, m.results[0].st) {
+		return false
+	}
+	m.results = append(m.results[:0], result{v: v, st: st, order: m.work, hash: h})
+	return true
 }
 
 // foundAgain records that result i was found again, with stats st: it
