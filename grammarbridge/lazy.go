@@ -95,6 +95,11 @@ type altVal struct {
 	v      nval  // avConst
 	ops    []vop // avExpr: the last one builds the value
 	alt    *calt // avEval
+	// roomObjs and roomProps are the most objects and properties its
+	// ops take, when they are several (nested literals, an outer object)
+	// and fit a chunk: topValue makes room for all of them in one chunk
+	// before the first, so that the value is not split (see chunkObjs).
+	roomObjs, roomProps int32
 }
 
 // vop builds one object or array literal from slots and literals only,
@@ -186,6 +191,7 @@ func (g *Grammar) compileValues() {
 				t.flatten(x, &av.ops, &next)
 				av.ntemp = next - av.nslots - 1
 				fuseOuter(av.ops)
+				av.roomObjs, av.roomProps = valueRoom(av.ops)
 			}
 		}
 		av.clear = av.nslots >= 63 || av.how == avEval
@@ -289,6 +295,31 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 	*next++
 	*ops = append(*ops, op)
 	return op.dst
+}
+
+// valueRoom returns the most objects and properties ops take (topValue),
+// or zeros when they are one op or more than a chunk holds.
+func valueRoom(ops []vop) (objs, props int32) {
+	if len(ops) < 2 {
+		return 0, 0
+	}
+	for i := range ops {
+		op := &ops[i]
+		if op.top == topArray {
+			continue
+		}
+		objs++
+		props += int32(len(op.props))
+		if op.outer != nil { // topObj writes it too, and the value is done
+			objs++
+			props += int32(len(op.outer.props))
+			break
+		}
+	}
+	if objs > chunkObjs || props > chunkProps {
+		return 0, 0
+	}
+	return objs, props
 }
 
 // fuseOuter sets vop.outer when the last of ops is an object of

@@ -70,36 +70,51 @@ type chunks struct {
 // full: one allocation serves many inputs with few results, and a match's
 // objects are not counted beforehand. A value returned holds its chunk,
 // so earlier values (and the inputs their texts are part of) stay
-// reachable while the matcher is kept: one chunk of each kind, and more
-// through values split between chunks.
+// reachable while it is kept.
 //
-// Chunk sizes: with 127 objects and 255 properties (3 and 8 KB) CPU time
-// per input was higher than with these sizes although fewer allocations
-// were made: the heap marked live at a collection was 3 to 10 MB on
-// player, weather and email (at most 1 MB with these sizes), and page
-// faults per 1000 inputs were code-editor 1450 -> 198, email 136 -> 71,
-// weather 116 -> 76, player 19 -> 7. The values the kept chunks can reach
-// stay about a chunk's worth with either size (over 30,000 inputs of
-// player, weather, email and code-editor at most 126-246 objects with the
-// big chunks, 24-70 with these; TestChunksBounded), so the bigger live
-// heap was not dead values of earlier inputs chained to the kept chunks;
-// its cause was not found. Smaller chunks (16/31/16/8) fault no
-// less and allocate more often, which costs the grammars with few
-// results.
+// Objects and properties share a chunk (valueChunk), and a value that
+// topValue writes takes all its room from one: its objects and
+// properties, nested and outer ones too (altVal.roomProps, and topObj's
+// test for one object). The collector keeps a chunk whole, so a value
+// split between two chunks kept the older one reachable from the newer,
+// and, through the values of earlier inputs in it, the ones before
+// (TestValueChunksNoChains). With separate chunks of 42 objects and 63
+// properties, 84 KB of property chunks, 25 KB of object chunks and 15 KB
+// of boxed texts were still live after a collection that followed 300
+// rounds of image's inputs; now one chunk of 4 KB and 1 KB of texts are.
+// That is also what made bigger chunks cost more in the third session
+// (127 objects and 255 properties: the heap marked live at a collection
+// was 3 to 10 MB on player, weather and email, at most 1 MB with the
+// smaller ones), a cause not found then: TestChunksBounded counts the
+// objects that values reach, not the chunks the collector keeps.
+//
+// A chunk holds 32 objects and 96 properties: the usual { actionName,
+// parameters } value takes two objects and 5-6 properties. Against 16
+// and 48, code-editor took 88.0k against 88.1k instructions an input
+// without the runtime, and 94.6k against 95.9k with allocation.
 //
 // An allocation of more than 512 bytes that holds pointers has an 8-byte
-// header in front: a chunk of 64 properties (2 KB) would take the next
-// size class (2304 bytes). Each size here leaves room for the header in
-// the size class named.
+// header in front: each size here leaves room for the header in the size
+// class named.
 const (
-	objChunk   = 42 // 1024-byte class
-	propChunk  = 63 // 2048
+	chunkObjs  = 32 // with chunkProps, 3,840 bytes: the 4096-byte class
+	chunkProps = 96
 	elemChunk  = 31 // 512 (no header)
 	matchChunk = 16 // 512 (no header)
 	strChunk   = 32 // 512 (no header)
 	numChunk   = 64 // 512 (no pointers)
 	arrChunk   = 21 // 512 (no header)
 )
+
+// valueChunk is the room of objects and properties: both kinds in one
+// allocation (see chunkObjs).
+type valueChunk struct {
+	objs  [chunkObjs]Object
+	props [chunkProps]Prop
+}
+
+// newChunkHook, when set (tests), is given every valueChunk made.
+var newChunkHook func(*valueChunk)
 
 // takeObj returns a new Object from b's chunk.
 func (b *plainBufs) takeObj() *Object {
@@ -295,6 +310,9 @@ func (m *matcher) topValue(trail []event, top *altVal) (any, uint64, stats, int)
 			// last one the value.
 			bound |= 1 << 63
 			b, ops := &m.plain, top.ops
+			if n := int(top.roomProps); n > 0 && (cap(b.props)-len(b.props) < n || cap(b.objs)-len(b.objs) < int(top.roomObjs)) {
+				b.newChunk() // the ops' room in one chunk (see chunkObjs)
+			}
 			last := len(ops) - 1
 			for j := range ops {
 				op := &ops[j]
@@ -542,7 +560,10 @@ func (b *plainBufs) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (any, u
 	}
 	props := op.props
 	start := len(b.props)
-	if cap(b.props)-start < len(props) && cap(b.props)-start < bits.OnesCount64(present) {
+	// The object's room in one chunk (see chunkObjs; the room of a value
+	// of several ops, an outer object's too, was made before the first:
+	// altVal.roomProps).
+	if room := cap(b.props) - start; room < len(props) && room < bits.OnesCount64(present) || len(b.objs) == cap(b.objs) {
 		b.newProps(bits.OnesCount64(present))
 		start = 0
 	}
@@ -652,7 +673,7 @@ func (b *plainBufs) topObjOuter(op *vop, in []Prop, h uint64, st stats) (any, ui
 func (b *plainBufs) topObjFixed(op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
 	props := op.props
 	start := len(b.props)
-	if cap(b.props)-start < len(props) {
+	if cap(b.props)-start < len(props) || len(b.objs) == cap(b.objs) { // one chunk (see chunkObjs)
 		b.newProps(len(props))
 		start = 0
 	}
@@ -682,19 +703,33 @@ func (b *plainBufs) topObjFixed(op *vop, ts *[topSlots]topSlot) (any, uint64, st
 	return obj, mix64(objectSeed + sum), st
 }
 
-// newProps starts a chunk of properties with room for k.
+// newProps starts a chunk of objects and properties with room for k
+// properties; more than chunkProps get an allocation of their own, and
+// the objects' chunk is kept.
 //
 //go:noinline
 func (b *plainBufs) newProps(k int) {
-	b.props = make([]Prop, 0, max(k, propChunk))
-	b.gen++
+	if k > chunkProps {
+		b.props = make([]Prop, 0, k)
+		b.gen++
+		return
+	}
+	b.newChunk()
 }
 
-// newObjs starts a chunk of objects.
+// newObjs starts a chunk of objects and properties.
 //
 //go:noinline
-func (b *plainBufs) newObjs() {
-	b.objs = make([]Object, 0, objChunk)
+func (b *plainBufs) newObjs() { b.newChunk() }
+
+// newChunk starts a chunk of objects and properties; the room left in
+// the one before is not used.
+func (b *plainBufs) newChunk() {
+	c := new(valueChunk)
+	if newChunkHook != nil {
+		newChunkHook(c)
+	}
+	b.objs, b.props = c.objs[:0:chunkObjs], c.props[:0:chunkProps]
 	b.gen++
 }
 

@@ -132,7 +132,7 @@ func TestChunksBounded(t *testing.T) {
 	}
 	// Each kind's chunk holds at most a chunk's worth of values, and those
 	// may reach into the chunks just before.
-	if limit := 4 * (objChunk + propChunk + elemChunk + matchChunk); most > limit {
+	if limit := 4 * (chunkObjs + chunkProps + elemChunk + matchChunk); most > limit {
 		t.Fatalf("the kept chunks reach %d objects (at most %d expected)", most, limit)
 	}
 }
@@ -307,4 +307,59 @@ func topHash(t *testing.T, g *Grammar, in string) uint64 {
 		t.Fatalf("%q: %d results", in, len(m.results))
 	}
 	return m.results[0].hash
+}
+
+// TestValueChunksNoChains checks that no value is split between two
+// chunks of objects and properties. The collector keeps a chunk whole,
+// so a value split between two chunks keeps the older one reachable from
+// the newer, and through the values of earlier inputs in it, the ones
+// before (see chunkObjs). After many matches of values with an outer
+// object, a varying number of properties, a nested object and none, it looks
+// at every pointer in every chunk made, as the collector would, for one
+// into another chunk.
+func TestValueChunksNoChains(t *testing.T) {
+	var made []*valueChunk
+	newChunkHook = func(c *valueChunk) { made = append(made, c) }
+	defer func() { newChunkHook = nil }()
+	g := mustCompile(t, `<Start> = play $(t:wildcard) (by)? $(a:wildcard)? (on)? $(d:wildcard)? -> { actionName: "play", parameters: { track: t, artist: a, device: d } }
+	        | queue $(t:wildcard) (by)? $(a:wildcard)? -> { actionName: "queue", parameters: { target: { kind: "track", name: t, by: a } } }
+	        | stop $(t:wildcard) (on)? $(d:wildcard)? -> { stop: t, device: d };`, Options{})
+	words := strings.Fields("x y by on z w")
+	r := rand.New(rand.NewPCG(7, 9))
+	for range 3000 {
+		ws := []string{[]string{"play", "queue", "stop"}[r.IntN(3)]}
+		for range 1 + r.IntN(8) {
+			ws = append(ws, words[r.IntN(len(words))])
+		}
+		if _, err := g.Match(strings.Join(ws, " ")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(made) < 20 {
+		t.Fatalf("%d chunks made: the test does not turn chunks over", len(made))
+	}
+	chunkOf := func(p unsafe.Pointer) int {
+		for i, c := range made {
+			if base := uintptr(unsafe.Pointer(c)); uintptr(p) >= base && uintptr(p) < base+unsafe.Sizeof(*c) {
+				return i
+			}
+		}
+		return -1
+	}
+	links := 0
+	for k, c := range made {
+		for i := range c.objs {
+			if ps := c.objs[i].Props; ps != nil && chunkOf(unsafe.Pointer(unsafe.SliceData(ps))) != k {
+				links++
+			}
+		}
+		for i := range c.props {
+			if o, ok := c.props[i].Value.(*Object); ok && chunkOf(unsafe.Pointer(o)) != k {
+				links++
+			}
+		}
+	}
+	if links > 0 {
+		t.Fatalf("%d pointers from one of the %d chunks made into another", links, len(made))
+	}
 }
