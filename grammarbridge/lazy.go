@@ -96,9 +96,10 @@ type altVal struct {
 	ops    []vop // avExpr: the last one builds the value
 	alt    *calt // avEval
 	// roomObjs and roomProps are the most objects and properties its
-	// ops take, when they are several (nested literals, an outer object)
-	// and fit a chunk: topValue makes room for all of them in one chunk
-	// before the first, so that the value is not split (see chunkObjs).
+	// ops take, when they are several (nested literals; an object and
+	// its outer one alone are topObj's) and fit a pair of chunks:
+	// topValue makes room for all of them before the first, so that the
+	// value is not split (see chunkObjs).
 	roomObjs, roomProps int32
 }
 
@@ -298,9 +299,11 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 }
 
 // valueRoom returns the most objects and properties ops take (topValue),
-// or zeros when they are one op or more than a chunk holds.
+// or zeros when they are one op, an object and its outer one (topObj
+// makes their room, with the properties it writes counted), or more than
+// a pair of chunks holds.
 func valueRoom(ops []vop) (objs, props int32) {
-	if len(ops) < 2 {
+	if len(ops) < 2 || len(ops) == 2 && ops[0].outer != nil {
 		return 0, 0
 	}
 	for i := range ops {
@@ -316,7 +319,7 @@ func valueRoom(ops []vop) (objs, props int32) {
 			break
 		}
 	}
-	if objs > chunkObjs || props > chunkProps {
+	if objs > chunkObjs || props > maxChunkProps {
 		return 0, 0
 	}
 	return objs, props

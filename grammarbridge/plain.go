@@ -72,33 +72,35 @@ type chunks struct {
 // so earlier values (and the inputs their texts are part of) stay
 // reachable while it is kept.
 //
-// Objects and properties share a chunk (valueChunk), and a value that
-// topValue writes takes all its room from one: its objects and
-// properties, nested and outer ones too (altVal.roomProps, and topObj's
-// test for one object). The collector keeps a chunk whole, so a value
-// split between two chunks kept the older one reachable from the newer,
-// and, through the values of earlier inputs in it, the ones before
-// (TestValueChunksNoChains). With separate chunks of 42 objects and 63
-// properties, 84 KB of property chunks, 25 KB of object chunks and 15 KB
-// of boxed texts were still live after a collection that followed 300
-// rounds of image's inputs; now one chunk of 4 KB and 1 KB of texts are.
-// That is also what made bigger chunks cost more in the third session
-// (127 objects and 255 properties: the heap marked live at a collection
-// was 3 to 10 MB on player, weather and email, at most 1 MB with the
-// smaller ones), a cause not found then: TestChunksBounded counts the
-// objects that values reach, not the chunks the collector keeps.
+// A value that topValue writes takes all its room from one pair of
+// chunks of objects and properties, made together (newChunk): its
+// objects and properties, nested and outer ones too (topObj's test, and
+// altVal.roomProps for values of several ops). The collector keeps a
+// chunk whole, so a value split between chunks made at different times
+// kept the older one reachable from the newer, and, through the values of
+// earlier inputs in it, the ones before (TestValueChunksNoChains). With
+// chunks of objects and of properties turned over each on its own, 84 KB
+// of property chunks, 25 KB of object chunks and 15 KB of boxed texts
+// were still live after a collection that followed 300 rounds of image's
+// inputs; now one pair and 1 KB of texts are. That is also what made
+// bigger chunks cost more in the third session (127 objects and 255
+// properties: the heap marked live at a collection was 3 to 10 MB on
+// player, weather and email, at most 1 MB with the smaller ones), a cause
+// not found then: TestChunksBounded counts the objects that values reach,
+// not the chunks the collector keeps.
 //
-// A chunk holds 32 objects and 96 properties: the usual { actionName,
-// parameters } value takes two objects and 5-6 properties. Against 16
-// and 48, code-editor took 88.0k against 88.1k instructions an input
-// without the runtime, and 94.6k against 95.9k with allocation.
+// Made together, the two chunks are used up at different times, and the
+// room left in the other is not used. The properties' chunk is therefore
+// sized by how many properties an object took in the pair before
+// (propSizes): weather's values take two per object, code-editor's three.
+// One chunk of both, of a fixed 1:3, made weather take 747 bytes an input
+// against 535.
 //
 // An allocation of more than 512 bytes that holds pointers has an 8-byte
 // header in front: each size here leaves room for the header in the size
 // class named.
 const (
-	chunkObjs  = 32 // with chunkProps, 3,840 bytes: the 4096-byte class
-	chunkProps = 96
+	chunkObjs  = 42 // 1024-byte class
 	elemChunk  = 31 // 512 (no header)
 	matchChunk = 16 // 512 (no header)
 	strChunk   = 32 // 512 (no header)
@@ -106,15 +108,16 @@ const (
 	arrChunk   = 21 // 512 (no header)
 )
 
-// valueChunk is the room of objects and properties: both kinds in one
-// allocation (see chunkObjs).
-type valueChunk struct {
-	objs  [chunkObjs]Object
-	props [chunkProps]Prop
-}
+// propSizes are the sizes of chunks of properties, each the most a size
+// class holds: 1024, 1536, 2048, 2688, 3072 and 4096 bytes.
+var propSizes = [...]int{31, 47, 63, 83, 95, 127}
 
-// newChunkHook, when set (tests), is given every valueChunk made.
-var newChunkHook func(*valueChunk)
+// maxChunkProps is the most properties a chunk holds; a value that
+// needs more takes an allocation of its own.
+const maxChunkProps = 127
+
+// newChunkHook, when set (tests), is given every pair of chunks made.
+var newChunkHook func([]Object, []Prop)
 
 // takeObj returns a new Object from b's chunk.
 func (b *plainBufs) takeObj() *Object {
@@ -311,7 +314,7 @@ func (m *matcher) topValue(trail []event, top *altVal) (any, uint64, stats, int)
 			bound |= 1 << 63
 			b, ops := &m.plain, top.ops
 			if n := int(top.roomProps); n > 0 && (cap(b.props)-len(b.props) < n || cap(b.objs)-len(b.objs) < int(top.roomObjs)) {
-				b.newChunk() // the ops' room in one chunk (see chunkObjs)
+				b.newChunk(n) // the ops' room in one pair of chunks (see chunkObjs)
 			}
 			last := len(ops) - 1
 			for j := range ops {
@@ -560,11 +563,15 @@ func (b *plainBufs) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (any, u
 	}
 	props := op.props
 	start := len(b.props)
-	// The object's room in one chunk (see chunkObjs; the room of a value
-	// of several ops, an outer object's too, was made before the first:
-	// altVal.roomProps).
-	if room := cap(b.props) - start; room < len(props) && room < bits.OnesCount64(present) || len(b.objs) == cap(b.objs) {
-		b.newProps(bits.OnesCount64(present))
+	// The value's room in one pair of chunks (see chunkObjs): the
+	// object's, and its outer object's (the room of other values of
+	// several ops was made before the first: altVal.roomProps).
+	nobjs, nout := 1, 0
+	if op.outer != nil {
+		nobjs, nout = 2, len(op.outer.props)
+	}
+	if room := cap(b.props) - start - nout; room < len(props) && room < bits.OnesCount64(present) || cap(b.objs)-len(b.objs) < nobjs {
+		b.newProps(bits.OnesCount64(present) + nout)
 		start = 0
 	}
 	ps := b.props[:cap(b.props)]
@@ -673,7 +680,7 @@ func (b *plainBufs) topObjOuter(op *vop, in []Prop, h uint64, st stats) (any, ui
 func (b *plainBufs) topObjFixed(op *vop, ts *[topSlots]topSlot) (any, uint64, stats) {
 	props := op.props
 	start := len(b.props)
-	if cap(b.props)-start < len(props) || len(b.objs) == cap(b.objs) { // one chunk (see chunkObjs)
+	if cap(b.props)-start < len(props) || len(b.objs) == cap(b.objs) { // one pair of chunks (see chunkObjs)
 		b.newProps(len(props))
 		start = 0
 	}
@@ -703,33 +710,48 @@ func (b *plainBufs) topObjFixed(op *vop, ts *[topSlots]topSlot) (any, uint64, st
 	return obj, mix64(objectSeed + sum), st
 }
 
-// newProps starts a chunk of objects and properties with room for k
-// properties; more than chunkProps get an allocation of their own, and
-// the objects' chunk is kept.
+// newProps starts a pair of chunks with room for k properties; more than
+// maxChunkProps get an allocation of their own, and the objects' chunk
+// is kept.
 //
 //go:noinline
 func (b *plainBufs) newProps(k int) {
-	if k > chunkProps {
+	if k > maxChunkProps {
 		b.props = make([]Prop, 0, k)
 		b.gen++
 		return
 	}
-	b.newChunk()
+	b.newChunk(k)
 }
 
-// newObjs starts a chunk of objects and properties.
+// newObjs starts a pair of chunks.
 //
 //go:noinline
-func (b *plainBufs) newObjs() { b.newChunk() }
+func (b *plainBufs) newObjs() { b.newChunk(0) }
 
-// newChunk starts a chunk of objects and properties; the room left in
-// the one before is not used.
-func (b *plainBufs) newChunk() {
-	c := new(valueChunk)
-	if newChunkHook != nil {
-		newChunkHook(c)
+// newChunk starts a chunk of objects and one of at least k properties
+// (k <= maxChunkProps), sized by the properties an object took in the
+// pair before, and a quarter more when those ran out first; the room left
+// in the pair before is not used.
+func (b *plainBufs) newChunk(k int) {
+	want := propSizes[2]
+	if o := len(b.objs); o > 0 {
+		want = len(b.props) * chunkObjs / o
+		if cap(b.props)-len(b.props) < 8 {
+			want += want / 4
+		}
 	}
-	b.objs, b.props = c.objs[:0:chunkObjs], c.props[:0:chunkProps]
+	n := maxChunkProps
+	for _, size := range propSizes {
+		if size >= max(want, k) {
+			n = size
+			break
+		}
+	}
+	b.objs, b.props = make([]Object, 0, chunkObjs), make([]Prop, 0, n)
+	if newChunkHook != nil {
+		newChunkHook(b.objs[:chunkObjs], b.props[:n])
+	}
 	b.gen++
 }
 
