@@ -109,8 +109,8 @@ const (
 )
 
 // propSizes are the sizes of chunks of properties, each the most a size
-// class holds: 1024, 1536, 2048, 2688, 3072 and 4096 bytes.
-var propSizes = [...]int{31, 47, 63, 83, 95, 127}
+// class holds, from 1024 to 4096 bytes.
+var propSizes = [...]int{31, 35, 39, 43, 47, 55, 63, 71, 83, 95, 99, 107, 127}
 
 // maxChunkProps is the most properties a chunk holds; a value that
 // needs more takes an allocation of its own.
@@ -734,10 +734,10 @@ func (b *plainBufs) newObjs() { b.newChunk(0) }
 // pair before, and a quarter more when those ran out first; the room left
 // in the pair before is not used.
 func (b *plainBufs) newChunk(k int) {
-	want := propSizes[2]
+	want := 63 // the first pair: three properties an object
 	if o := len(b.objs); o > 0 {
 		want = len(b.props) * chunkObjs / o
-		if cap(b.props)-len(b.props) < 8 {
+		if cap(b.objs)-o >= 4 { // the properties ran out first
 			want += want / 4
 		}
 	}
