@@ -464,13 +464,18 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 			return
 		case partNumber:
 			if w.start >= 0 {
-				// A number starts with a digit or a sign.
-				for t := m.nextNumberAt(w.start, a.spacing); t >= 0; t = m.nextNumberAt(t+1, a.spacing) {
+				// Each number from where the one before ended, as
+				// TypeAgent's global expression finds them (nextNumber);
+				// the wildcard may end before it when the boundary after
+				// it holds and the wildcard is not empty.
+				for t, e := m.nextNumber(w.start); t >= 0; t, e = m.nextNumber(e) {
 					m.work++
-					if v, e, ok := m.numberAt(a.spacing, t); ok && m.setWild(w, t) {
-						m.bindNumber(c, a, i, p, v, e)
-						if m.err != nil {
-							return
+					if m.boundary(e, a.spacing) && m.setWild(w, t) {
+						if v, ok := m.numberValue(t, e); ok {
+							m.bindNumber(c, a, i, p, v, e)
+							if m.err != nil {
+								return
+							}
 						}
 					}
 				}

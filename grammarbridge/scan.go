@@ -292,33 +292,6 @@ func (m *matcher) nextNumberStart(from int) int {
 	return -1
 }
 
-// nextNumberAt returns the first position >= from where a number
-// searched after an open wildcard may start under spacing sp, or -1: a
-// number start (nextNumberStart) where a part may begin (boundary). The
-// digits of a number after its first are number starts too ('25' and
-// '5' in '425'), where the number found would only fail the boundary
-// after being read (image: about 150 instructions each); under auto
-// spacing on ASCII input, the only starts that fail the boundary are
-// those, which are skipped with the digits before them.
-func (m *matcher) nextNumberAt(from int, sp Spacing) int {
-	if sp == SpacingAuto && m.asciiState == 1 {
-		low := m.lower
-		for t := m.nextNumberStart(from); t >= 0; t = m.nextNumberStart(t + 1) {
-			// A digit after a digit: the boundary fails (asciiClass).
-			if t == 0 || low[t]-'0' > 9 || low[t-1]-'0' > 9 {
-				return t
-			}
-		}
-		return -1
-	}
-	for t := m.nextNumberStart(from); t >= 0; t = m.nextNumberStart(t + 1) {
-		if m.boundary(t, sp) {
-			return t
-		}
-	}
-	return -1
-}
-
 // asciiHigh has the high bit of each byte of a word.
 const asciiHigh = 0x8080808080808080
 
@@ -710,11 +683,17 @@ func (m *matcher) boundarySlow(pos int, sp Spacing) bool {
 }
 
 // numberLazy matches a number at pos after the fewest separators that let
-// it match.
+// the number pattern match (TypeAgent's sticky expression), and then
+// needs the boundary after it: a number that fails it is not tried again
+// after more separators.
 func (m *matcher) numberLazy(sp Spacing, pos int) (float64, int, bool) {
 	for {
-		if v, e, ok := m.numberAt(sp, pos); ok {
-			return v, e, true
+		if e := m.numberEnd(pos); e > pos {
+			if !m.boundary(e, sp) {
+				return 0, 0, false
+			}
+			v, ok := m.numberValue(pos, e)
+			return v, e, ok
 		}
 		if pos >= len(m.in) {
 			return 0, 0, false
@@ -727,10 +706,23 @@ func (m *matcher) numberLazy(sp Spacing, pos int) (float64, int, bool) {
 	}
 }
 
-// numberAt matches a JavaScript-style number starting exactly at pos:
-// 0x/0o/0b integers, or a signed decimal with optional fraction and
-// exponent, followed by a valid boundary.
+// numberAt matches a number starting exactly at pos, followed by a valid
+// boundary under sp: its value and end.
 func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
+	e := m.numberEnd(pos)
+	if e <= pos || !m.boundary(e, sp) {
+		return 0, 0, false
+	}
+	v, ok := m.numberValue(pos, e)
+	return v, e, ok
+}
+
+// numberEnd returns the end of the number that TypeAgent's number pattern
+// matches starting exactly at pos, or -1: 0o, 0x and 0b integers (tried
+// first, as the pattern's alternatives are), else a decimal with an
+// optional sign, fraction and exponent (whose first digit is not 0:
+// "1e05" is the number 1). The boundary after it is not tested.
+func (m *matcher) numberEnd(pos int) int {
 	in := m.in
 	digitsEnd := func(i int, ok func(byte) bool) int {
 		for i < len(in) && ok(in[i]) {
@@ -740,19 +732,18 @@ func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
 	}
 	isDec := func(c byte) bool { return c >= '0' && c <= '9' }
 	if pos+2 < len(in) && in[pos] == '0' {
-		base := 0
 		var ok func(byte) bool
 		switch in[pos+1] {
 		case 'x', 'X':
-			base, ok = 16, func(c byte) bool { return isDec(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+			ok = func(c byte) bool { return isDec(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
 		case 'o', 'O':
-			base, ok = 8, func(c byte) bool { return c >= '0' && c <= '7' }
+			ok = func(c byte) bool { return c >= '0' && c <= '7' }
 		case 'b', 'B':
-			base, ok = 2, func(c byte) bool { return c == '0' || c == '1' }
+			ok = func(c byte) bool { return c == '0' || c == '1' }
 		}
-		if base != 0 {
-			if e := digitsEnd(pos+2, ok); e > pos+2 && m.boundary(e, sp) {
-				return parseBase(in[pos+2:e], base), e, true
+		if ok != nil {
+			if e := digitsEnd(pos+2, ok); e > pos+2 {
+				return e
 			}
 		}
 	}
@@ -762,45 +753,81 @@ func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
 	}
 	e := digitsEnd(i, isDec)
 	if e == i {
-		return 0, 0, false
+		return -1
 	}
-	d := e // the end of the integer's digits
 	if e+1 < len(in) && in[e] == '.' && isDec(in[e+1]) {
 		e = digitsEnd(e+1, isDec)
 	}
-	if e+1 < len(in) && (in[e] == 'e' || in[e] == 'E') {
+	if e+1 < len(in) && in[e]|0x20 == 'e' {
 		j := e + 1
 		if j < len(in) && (in[j] == '+' || in[j] == '-') {
 			j++
 		}
-		if k := digitsEnd(j, isDec); k > j {
-			e = k
+		if j < len(in) && in[j] >= '1' && in[j] <= '9' {
+			e = digitsEnd(j, isDec)
 		}
 	}
-	// The boundary after it. Under auto spacing there always is one: the
-	// number ends with a digit, and what follows is not one (needsSep).
-	if sp != SpacingAuto && !m.boundary(e, sp) {
-		return 0, 0, false
+	return e
+}
+
+// numberValue returns the value of the number m.in[pos:e] (numberEnd's),
+// as JavaScript's Number gives it, and false when it has none.
+func (m *matcher) numberValue(pos, e int) (float64, bool) {
+	in := m.in
+	if in[pos] == '0' && e > pos+2 {
+		switch in[pos+1] | 0x20 {
+		case 'x':
+			return parseBase(in[pos+2:e], 16), true
+		case 'o':
+			return parseBase(in[pos+2:e], 8), true
+		case 'b':
+			return parseBase(in[pos+2:e], 2), true
+		}
 	}
-	if e == d && d-i <= 15 {
+	i := pos
+	if in[i] == '+' || in[i] == '-' {
+		i++
+	}
+	if e-i <= 15 {
 		// An integer of at most 15 digits (most numbers in requests):
 		// below 2^53, so exact as a float64, as ParseFloat gives it,
 		// with none of its cost (image: 150 instructions an input).
 		var n uint64
-		for _, c := range []byte(in[i:d]) {
+		integer := true
+		for _, c := range []byte(in[i:e]) {
+			if c-'0' > 9 {
+				integer = false
+				break
+			}
 			n = n*10 + uint64(c-'0')
 		}
-		v := float64(n)
-		if in[pos] == '-' {
-			v = -v // -0 too, as ParseFloat gives it
+		if integer {
+			v := float64(n)
+			if in[pos] == '-' {
+				v = -v // -0 too, as ParseFloat gives it
+			}
+			return v, true
 		}
-		return v, e, true
 	}
 	v, err := strconv.ParseFloat(in[pos:e], 64)
 	if err != nil && !math.IsInf(v, 0) {
-		return 0, 0, false
+		return 0, false
 	}
-	return v, e, true
+	return v, true
+}
+
+// nextNumber returns the first position >= from where a number matches
+// (numberEnd), and its end, or -1, -1. Searched from where the last one
+// ended, as TypeAgent's global expression searches, it gives the numbers
+// a wildcard may end before: the digits inside one ("25" in "425", "5" in
+// "12.5", "5" in "-5") are never where another begins.
+func (m *matcher) nextNumber(from int) (int, int) {
+	for t := m.nextNumberStart(from); t >= 0; t = m.nextNumberStart(t + 1) {
+		if e := m.numberEnd(t); e > t {
+			return t, e
+		}
+	}
+	return -1, -1
 }
 
 func parseBase(digits string, base int) float64 {
