@@ -97,11 +97,15 @@ type Literal struct {
 	one [1]string // Tokens' first array, in the same allocation (the parser's)
 }
 
-// RuleRef is a reference to a rule, <Name>, possibly quantified.
+// RuleRef is a reference to a rule, <Name>, possibly quantified. A
+// quantifier directly after a rule reference is what the grammar's author
+// wrote; TypeAgent's parser does not read it as one (Options.QuantifiedRules).
 type RuleRef struct {
 	Pos   Pos
 	Name  string
 	Quant Quant
+
+	quantAt int // the quantifier's byte offset, when Quant is not QuantOne
 }
 
 // CaptureKind says what a capture matches.

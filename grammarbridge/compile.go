@@ -61,6 +61,14 @@ type Options struct {
 	// as TypeAgent's AST matcher (the reference) does.
 	PhraseSets bool
 
+	// QuantifiedRules makes ?, * and + directly after a rule reference
+	// (<Panel>?) quantify it, as they do after a group, which is what a
+	// grammar author means. Off, they are literal text after the
+	// reference, as TypeAgent's parser reads them: <Panel>? matches the
+	// rule followed by a "?" in the input, so (<Panel>)? is how a grammar
+	// says the rule is optional there.
+	QuantifiedRules bool
+
 	// WorkLimit bounds the matcher's steps per input; 0 means
 	// DefaultWorkLimit. A match that needs more fails with ErrWorkLimit.
 	WorkLimit int
@@ -461,7 +469,11 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 	}
 	ca := c.newAlt(&calt{spacing: sp})
 	ca.parts = make([]cpart, 0, len(a.Parts))
-	for _, e := range a.Parts {
+	parts := a.Parts
+	if !c.opts.QuantifiedRules {
+		parts = unquantifyRules(parts)
+	}
+	for _, e := range parts {
 		switch e := e.(type) {
 		case *Literal:
 			ca.parts = append(ca.parts, c.literal(e.Tokens, sp))
@@ -540,6 +552,45 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 	}
 	ca.textHash = hashValue(ca.text)
 	return ca
+}
+
+// unquantifyRules returns parts as TypeAgent's parser reads them: a
+// quantifier directly after a rule reference is not one, but the first
+// character of literal text, which goes on with the literal that follows
+// (one token with it when nothing separates them). It returns parts
+// itself when no reference is quantified.
+func unquantifyRules(parts []Expr) []Expr {
+	var out []Expr
+	for i := 0; i < len(parts); i++ {
+		r, ok := parts[i].(*RuleRef)
+		if !ok || r.Quant == QuantOne {
+			if out != nil {
+				out = append(out, parts[i])
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]Expr, 0, len(parts)+1), parts[:i]...)
+		}
+		out = append(out, &RuleRef{Pos: r.Pos, Name: r.Name})
+		q := string("?*+"[r.Quant-QuantOpt])
+		lit := &Literal{Pos: Pos{Offset: r.quantAt, Line: r.Pos.Line, Col: r.Pos.Col + r.quantAt - r.Pos.Offset}, Tokens: []string{q}}
+		if i+1 < len(parts) {
+			if next, ok := parts[i+1].(*Literal); ok {
+				i++
+				if next.Pos.Offset == r.quantAt+1 { // <R>?word: one token
+					lit.Tokens = append([]string{q + next.Tokens[0]}, next.Tokens[1:]...)
+				} else {
+					lit.Tokens = append(lit.Tokens, next.Tokens...)
+				}
+			}
+		}
+		out = append(out, lit)
+	}
+	if out == nil {
+		return parts
+	}
+	return out
 }
 
 // ref resolves a rule name for part p: a rule, or a phrase set.

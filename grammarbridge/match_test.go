@@ -186,6 +186,51 @@ func TestMatchPhraseSets(t *testing.T) {
 	})
 }
 
+// TestMatchQuantifiedRules checks ?, * and + directly after a rule
+// reference: literal text after it in TypeAgent-compatible mode (each
+// answer here is what TypeAgent's matcher gave, docs/grammar-ref.md),
+// quantifiers with Options.QuantifiedRules.
+func TestMatchQuantifiedRules(t *testing.T) {
+	src := `<Start> = make <Size>? -> 1 | take <Size>* -> 2 | bake <Size>+ -> 3 | stop <Size>? now -> 4 | go <Size>?fast -> 5
+		| (<Size>? | x) done -> 6;
+		<Size> = quick;`
+	compat := mustCompile(t, src, Options{})
+	runMatchCases(t, compat, []matchCase{
+		{"make", `[]`},
+		{"make quick", `[]`},
+		{"make quick?", `[1]`},
+		{"make quick ?", `[1]`},
+		{"take quick quick", `[]`},
+		{"take quick*", `[2]`},
+		{"bake quick", `[]`},
+		{"bake quick+", `[3]`},
+		{"stop quick? now", `[4]`},
+		{"stop quick ?now", `[4]`},
+		{"stop quick now", `[]`},
+		{"go quick?fast", `[5]`},
+		{"go quick ?fast", `[5]`},
+		{"go quick fast", `[]`},
+		{"quick? done", `[6]`},
+		{"x done", `[6]`},
+		{"done", `[]`},
+	})
+	author := mustCompile(t, src, Options{QuantifiedRules: true})
+	runMatchCases(t, author, []matchCase{
+		{"make", `[1]`},
+		{"make quick", `[1]`},
+		{"take", `[2]`},
+		{"take quick quick", `[2]`},
+		{"bake", `[]`},
+		{"bake quick quick", `[3]`},
+		{"stop now", `[4]`},
+		{"stop quick now", `[4]`},
+		{"go fast", `[5]`},
+		{"go quick fast", `[5]`},
+		{"done", `[6]`},
+		{"quick done", `[6]`},
+	})
+}
+
 func TestMatchRanking(t *testing.T) {
 	g := mustCompile(t, `<Start> = play $(t:wildcard) -> { t }
 		| play $(t:wildcard) by $(a:wildcard) -> { t, a }

@@ -477,7 +477,8 @@ func (p *parser) alt(end byte) *Alt {
 		case c == '<':
 			start := p.off
 			name := p.ruleName()
-			a.Parts = append(a.Parts, &RuleRef{Pos: p.pos(start), Name: name, Quant: p.quant()})
+			at := p.off
+			a.Parts = append(a.Parts, &RuleRef{Pos: p.pos(start), Name: name, Quant: p.quant(), quantAt: at})
 		case c == '$' && p.peekAt(1) == '(':
 			a.Parts = append(a.Parts, p.capture())
 		case c == '(':

@@ -102,11 +102,13 @@ func runGrammarMatch(ctx context.Context, sio *stdio, args []string) error {
 	if len(pos) != 1 {
 		return usageError("want one grammar file")
 	}
-	opts := grammarbridge.Options{PhraseSets: true, WorkLimit: *limit}
+	// The default reads a grammar as its author means it; --compat
+	// typeagent turns off both deviations (docs/grammar.md).
+	opts := grammarbridge.Options{PhraseSets: true, QuantifiedRules: true, WorkLimit: *limit}
 	switch *compat {
 	case "":
 	case "typeagent":
-		opts.PhraseSets = false
+		opts.PhraseSets, opts.QuantifiedRules = false, false
 	default:
 		return usageError("unknown --compat %q: want typeagent", *compat)
 	}

@@ -117,3 +117,21 @@ func TestGrammarCmdWorkLimit(t *testing.T) {
 		t.Errorf("code %d, out %q", code, out)
 	}
 }
+
+// A quantifier directly after a rule reference quantifies it by default;
+// with --compat typeagent it is literal text after the reference, as
+// TypeAgent's parser reads it.
+func TestGrammarCmdMatchCompatRuleQuantifier(t *testing.T) {
+	g := grammarFile(t, "q.agr", "<Start> = make <Size>? -> 1;\n<Size> = quick;\n")
+	_, out, _ := grammarRun(t, "make\nmake quick\nmake quick?\n", "grammar", "match", g, "--json")
+	// (A "?" at the end of the input is a separator: it matches too.)
+	want := `{"input":"make","matches":[1]}` + "\n" + `{"input":"make quick","matches":[1]}` + "\n" + `{"input":"make quick?","matches":[1]}` + "\n"
+	if out != want {
+		t.Errorf("default:\n got %s\nwant %s", out, want)
+	}
+	_, out, _ = grammarRun(t, "make\nmake quick\nmake quick?\n", "grammar", "match", "--compat", "typeagent", g, "--json")
+	want = `{"input":"make","matches":[]}` + "\n" + `{"input":"make quick","matches":[]}` + "\n" + `{"input":"make quick?","matches":[1]}` + "\n"
+	if out != want {
+		t.Errorf("compat:\n got %s\nwant %s", out, want)
+	}
+}
