@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -28,29 +29,49 @@ func BenchmarkBest(b *testing.B) {
 	})
 }
 
+// BenchmarkMatchGenerated is BenchmarkMatch on the generated inputs of
+// all 59 grammars (testdata/ref), comparable with testdata/ref/timings.tsv.
+func BenchmarkMatchGenerated(b *testing.B) {
+	dir := dataDir(b)
+	files, err := filepath.Glob(filepath.Join("testdata", "ref", "*.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		benchGrammar(b, name, compileData(b, dir, name, Options{}), readCaseFile(b, f), func(g *Grammar, in string) error {
+			_, err := g.Match(in)
+			return err
+		})
+	}
+}
+
 // benchInputs runs match over the reference inputs of every grammar with
 // cases, one sub-benchmark per grammar: ns/op is the mean per input.
 func benchInputs(b *testing.B, match func(*Grammar, string) error) {
 	dir := dataDir(b)
 	for _, name := range caseGrammars(b, dir) {
-		g := compileData(b, dir, name, Options{})
-		cases := readRefCases(b, dir, name)
-		inputs := make([]string, len(cases))
-		total := 0
-		for i, c := range cases {
-			inputs[i] = c.Input
-			total += len(c.Input)
-		}
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(total / len(inputs)))
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				if err := match(g, inputs[i%len(inputs)]); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		benchGrammar(b, name, compileData(b, dir, name, Options{}), readRefCases(b, dir, name), match)
 	}
+}
+
+// benchGrammar is one sub-benchmark: match over the inputs of cases.
+func benchGrammar(b *testing.B, name string, g *Grammar, cases []refCase, match func(*Grammar, string) error) {
+	inputs := make([]string, len(cases))
+	total := 0
+	for i, c := range cases {
+		inputs[i] = c.Input
+		total += len(c.Input)
+	}
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(total / len(inputs)))
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if err := match(g, inputs[i%len(inputs)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // BenchmarkCompile compiles the largest grammar (discord.agr) from source.

@@ -1,6 +1,8 @@
 package grammarbridge
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -13,54 +15,92 @@ func TestConformance(t *testing.T) {
 	total, checked := 0, 0
 	for _, name := range caseGrammars(t, dir) {
 		g := compileData(t, dir, name, Options{})
-		for i, c := range readRefCases(t, dir, name) {
-			total++
-			if testing.Short() && i%5 != 0 {
-				continue
-			}
-			checked++
-			checkHashes(t, g, c.Input)
-			ms, err := g.Match(c.Input)
-			if err != nil {
-				t.Errorf("%s %q: %v", name, c.Input, err)
-				continue
-			}
-			got := map[string]bool{}
-			for _, m := range ms {
-				got[Canonical(m.Value)] = true
-			}
-			want := map[string]bool{}
-			for _, v := range c.Matches {
-				want[Canonical(v)] = true
-			}
-			same := len(got) == len(want)
-			for k := range want {
-				same = same && got[k]
-			}
-			if !same {
-				t.Errorf("%s %q:\n got %v\nwant %v", name, c.Input, got, want)
-				continue
-			}
-			if c.Top == nil {
-				continue
-			}
-			top := Canonical(ms[0].Value)
-			ok := top == Canonical(c.Top)
-			for _, tie := range c.TopTies {
-				ok = ok || top == Canonical(tie)
-			}
-			if st := c.TopStats; st != nil && (st.MatchedValueCount != ms[0].MatchedValues || st.WildcardCharCount != ms[0].WildcardChars) {
-				ok = false
-			}
-			if !ok {
-				t.Errorf("%s %q: best %s (%d, %d), TypeAgent %s %+v", name, c.Input, top, ms[0].MatchedValues, ms[0].WildcardChars, Canonical(c.Top), *c.TopStats)
-			}
-		}
+		n, k := checkCases(t, g, name, readRefCases(t, dir, name))
+		total += n
+		checked += k
 	}
 	if total < 2731 {
 		t.Errorf("read %d cases, want at least 2731", total)
 	}
 	t.Logf("checked %d of %d cases", checked, total)
+}
+
+// TestConformanceGenerated checks all 59 real grammars of the shared data,
+// the 28 that have no reference cases there among them, against
+// TypeAgent's answers to inputs made for them by agrgen (testdata/ref,
+// docs/grammar-ref.md), as TestConformance does: the grammars are the
+// shared data's, the answers those of TypeAgent's matcher at the revision
+// the data names.
+func TestConformanceGenerated(t *testing.T) {
+	dir := dataDir(t)
+	files, err := filepath.Glob(filepath.Join("testdata", "ref", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 59 {
+		t.Fatalf("%d files of cases in testdata/ref, want 59", len(files))
+	}
+	total, checked := 0, 0
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
+		g := compileData(t, dir, name, Options{})
+		n, k := checkCases(t, g, name, readCaseFile(t, f))
+		total += n
+		checked += k
+	}
+	t.Logf("checked %d of %d cases", checked, total)
+}
+
+// checkCases checks g on cases: the distinct match set must equal
+// TypeAgent's, and the best match must be TypeAgent's top match (or one
+// of its ties) with the same ranking counts. With -short it checks every
+// fifth case. It returns the cases read and checked.
+func checkCases(t *testing.T, g *Grammar, name string, cases []refCase) (total, checked int) {
+	t.Helper()
+	for i, c := range cases {
+		total++
+		if testing.Short() && i%5 != 0 {
+			continue
+		}
+		checked++
+		checkHashes(t, g, c.Input)
+		ms, err := g.Match(c.Input)
+		if err != nil {
+			t.Errorf("%s %q: %v", name, c.Input, err)
+			continue
+		}
+		got := map[string]bool{}
+		for _, m := range ms {
+			got[Canonical(m.Value)] = true
+		}
+		want := map[string]bool{}
+		for _, v := range c.Matches {
+			want[Canonical(v)] = true
+		}
+		same := len(got) == len(want)
+		for k := range want {
+			same = same && got[k]
+		}
+		if !same {
+			t.Errorf("%s %q:\n got %v\nwant %v", name, c.Input, got, want)
+			continue
+		}
+		if c.Top == nil {
+			continue
+		}
+		top := Canonical(ms[0].Value)
+		ok := top == Canonical(c.Top)
+		for _, tie := range c.TopTies {
+			ok = ok || top == Canonical(tie)
+		}
+		if st := c.TopStats; st != nil && (st.MatchedValueCount != ms[0].MatchedValues || st.WildcardCharCount != ms[0].WildcardChars) {
+			ok = false
+		}
+		if !ok {
+			t.Errorf("%s %q: best %s (%d, %d), TypeAgent %s %+v", name, c.Input, top, ms[0].MatchedValues, ms[0].WildcardChars, Canonical(c.Top), *c.TopStats)
+		}
+	}
+	return total, checked
 }
 
 // checkHashes checks that the hashes computed while values are built are

@@ -52,7 +52,13 @@ func caseGrammars(tb testing.TB, dir string) []string {
 }
 
 func readRefCases(tb testing.TB, dir, name string) []refCase {
-	f, err := os.Open(filepath.Join(dir, "cases", name+".jsonl"))
+	return readCaseFile(tb, filepath.Join(dir, "cases", name+".jsonl"))
+}
+
+// readCaseFile reads a file of reference cases, one JSON object a line.
+func readCaseFile(tb testing.TB, file string) []refCase {
+	name := filepath.Base(file)
+	f, err := os.Open(file)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -121,12 +121,12 @@ func readTimings(file string) (map[string]float64, error) {
 
 // benchmark measures every grammar with cases and the compile time of the
 // largest grammar, and writes a table with the ratio to TypeAgent.
-func benchmark(dir, only string, rounds, repeat int, w io.Writer) error {
-	ref, err := readTimings(filepath.Join(dir, "timings.tsv"))
+func benchmark(dir dirs, only string, rounds, repeat int, w io.Writer) error {
+	ref, err := readTimings(dir.timings)
 	if err != nil {
 		return err
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "cases", "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join(dir.cases, "*.jsonl"))
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func benchmark(dir, only string, rounds, repeat int, w io.Writer) error {
 		if only != "" && name != only {
 			continue
 		}
-		g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, filepath.Join(dir, "grammars", name+".agr"), grammarbridge.Options{})
+		g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, filepath.Join(dir.grammars, name+".agr"), grammarbridge.Options{})
 		if err != nil {
 			return err
 		}
@@ -168,7 +168,7 @@ func benchmark(dir, only string, rounds, repeat int, w io.Writer) error {
 
 	// Compile time of the largest grammar.
 	largest, size := "", int64(0)
-	all, _ := filepath.Glob(filepath.Join(dir, "grammars", "*.agr"))
+	all, _ := filepath.Glob(filepath.Join(dir.grammars, "*.agr"))
 	for _, f := range all {
 		if st, err := os.Stat(f); err == nil && st.Size() > size {
 			largest, size = f, st.Size()

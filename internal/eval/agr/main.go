@@ -38,6 +38,7 @@ func main() {
 	}
 	data := flag.String("data", def, "the shared data directory (holding agr/)")
 	only := flag.String("grammar", "", "evaluate only this grammar")
+	casesDir := flag.String("cases", "", "read the cases (`dir`/<grammar>.jsonl) and timings (dir/timings.tsv) from dir instead of the data's agr/cases and agr/timings.tsv")
 	verbose := flag.Bool("v", false, "print every top-match disagreement too")
 	bench := flag.Int("bench", 0, "instead of conformance, time `N` rounds over each grammar's inputs")
 	repeat := flag.Int("repeat", 3, "with -bench, keep the fastest of `N` runs")
@@ -58,14 +59,15 @@ func main() {
 			f.Close()
 		}()
 	}
+	src := dataDirs(filepath.Join(*data, "agr"), *casesDir)
 	if *bench > 0 {
-		if err := benchmark(filepath.Join(*data, "agr"), *only, *bench, *repeat, os.Stdout); err != nil {
+		if err := benchmark(src, *only, *bench, *repeat, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "agr:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	sum, err := evaluate(filepath.Join(*data, "agr"), *only, *verbose, os.Stdout)
+	sum, err := evaluate(src, *only, *verbose, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agr:", err)
 		os.Exit(1)
@@ -73,6 +75,23 @@ func main() {
 	if sum.different > 0 || sum.errors > 0 {
 		os.Exit(1)
 	}
+}
+
+// dirs says where a run reads grammars, cases and TypeAgent's timings.
+type dirs struct {
+	grammars string // <name>.agr
+	cases    string // <name>.jsonl
+	timings  string // timings.tsv
+}
+
+// dataDirs returns the shared data's directories (agr is its agr/), with
+// the cases and timings from cases instead when it is not empty.
+func dataDirs(agr, cases string) dirs {
+	d := dirs{filepath.Join(agr, "grammars"), filepath.Join(agr, "cases"), filepath.Join(agr, "timings.tsv")}
+	if cases != "" {
+		d.cases, d.timings = cases, filepath.Join(cases, "timings.tsv")
+	}
+	return d
 }
 
 // summary totals an evaluation.
@@ -96,14 +115,14 @@ type tcase struct {
 
 // evaluate runs every grammar that has a cases file under dir (or only the
 // named one) and writes the report to w.
-func evaluate(dir, only string, verbose bool, w io.Writer) (summary, error) {
+func evaluate(dir dirs, only string, verbose bool, w io.Writer) (summary, error) {
 	var sum summary
-	files, err := filepath.Glob(filepath.Join(dir, "cases", "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join(dir.cases, "*.jsonl"))
 	if err != nil {
 		return sum, err
 	}
 	if len(files) == 0 {
-		return sum, fmt.Errorf("no cases in %s", filepath.Join(dir, "cases"))
+		return sum, fmt.Errorf("no cases in %s", dir.cases)
 	}
 	sort.Strings(files)
 	fmt.Fprintf(w, "%-30s %6s %9s %9s %9s\n", "grammar", "cases", "identical", "different", "top-agree")
@@ -113,7 +132,7 @@ func evaluate(dir, only string, verbose bool, w io.Writer) (summary, error) {
 			continue
 		}
 		sum.grammars++
-		g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, filepath.Join(dir, "grammars", name+".agr"), grammarbridge.Options{})
+		g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, filepath.Join(dir.grammars, name+".agr"), grammarbridge.Options{})
 		if err != nil {
 			fmt.Fprintf(w, "%-30s compile error: %v\n", name, err)
 			sum.errors++

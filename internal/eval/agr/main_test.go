@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,7 +12,7 @@ import (
 // exercised.
 func TestEvaluateFixture(t *testing.T) {
 	var b strings.Builder
-	sum, err := evaluate("testdata/agr", "", true, &b)
+	sum, err := evaluate(dataDirs("testdata/agr", ""), "", true, &b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +32,7 @@ func TestEvaluateFixture(t *testing.T) {
 
 func TestBenchmarkFixture(t *testing.T) {
 	var b strings.Builder
-	if err := benchmark("testdata/agr", "", 2, 2, &b); err != nil {
+	if err := benchmark(dataDirs("testdata/agr", ""), "", 2, 2, &b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -38,5 +40,38 @@ func TestBenchmarkFixture(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// With -cases, the cases and timings come from that directory and the
+// grammars still from the data's: a directory with only the fixture's
+// first case and a timing of its own is what both read.
+func TestCasesDir(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("testdata/agr/cases/tiny.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSpace(string(src)), "\n")
+	if err := os.WriteFile(filepath.Join(dir, "tiny.jsonl"), []byte(lines[0]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "timings.tsv"), []byte("grammar\tinputs\tmean_us_opt_none\ntiny\t1\t123456\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	sum, err := evaluate(dataDirs("testdata/agr", dir), "", false, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.cases != 1 || sum.identical != 1 {
+		t.Errorf("summary %+v, want the one case of %s\n%s", sum, dir, b.String())
+	}
+	b.Reset()
+	if err := benchmark(dataDirs("testdata/agr", dir), "", 1, 1, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "123456.0") {
+		t.Errorf("benchmark did not read %s/timings.tsv:\n%s", dir, b.String())
 	}
 }
