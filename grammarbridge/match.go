@@ -143,7 +143,9 @@ func (g *Grammar) Explain(input string) error {
 		exp = append(exp, e)
 	}
 	sort.Strings(exp)
-	return &NoMatchError{Input: input, Offset: m.far, Expected: exp}
+	// Every failure records what it expected (expectAlt); should one not,
+	// the place is the input's start, never before it.
+	return &NoMatchError{Input: input, Offset: max(m.far, 0), Expected: exp}
 }
 
 // event is one entry of the matcher's trail, from which values are built
@@ -718,8 +720,8 @@ func (m *matcher) tryAlts(r *crule, slot int, c int32, pos int, w wild, ch int, 
 	}
 	for _, sub := range alts {
 		if known && !sub.firstAny && (ch < 0 || !sub.first.has(byte(ch))) {
-			if m.track && len(sub.parts) > 0 {
-				m.expectPart(pos, &sub.parts[0])
+			if m.track {
+				m.expectAlt(pos, sub, r)
 			}
 			continue
 		}

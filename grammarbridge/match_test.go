@@ -284,6 +284,15 @@ func TestMatchExplain(t *testing.T) {
 	if err := g.Explain("pause music"); err != nil {
 		t.Errorf("Explain of a match: %v", err)
 	}
+	// What may come first after an optional part, a rule that can match
+	// nothing and a phrase set (which, compatible, matches nothing) is
+	// expected too: it used to be nothing, at offset -1.
+	g3 := mustCompile(t, `<Start> = (<Polite>)? order $(x:wildcard) -> x | <Maybe> $(n:number) cups -> n | (the)? <Left> -> 0;
+		<Maybe> = (some)?; <Left> = <Left> tea | green;`, Options{})
+	_, err = g3.Best("please order tea")
+	if !errors.As(err, &nm) || nm.Offset != 0 || strings.Join(nm.Expected, "|") != "$(n:number)|green|order|some|the" {
+		t.Errorf("got %v", err)
+	}
 }
 
 func TestMatchWorkLimit(t *testing.T) {

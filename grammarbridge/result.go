@@ -49,29 +49,51 @@ func (m *matcher) expectString(p *cpart, pos int) {
 	m.expect(q, "end of the word") // the tokens match but end inside a word
 }
 
-// expectPart records what part p expects at pos.
-func (m *matcher) expectPart(pos int, p *cpart) {
-	switch p.kind {
-	case partString:
-		m.expect(pos, p.toks[0].src)
-	case partRules:
-		m.expectRule(pos, p.rule)
+// expectAlt records what alternative a (of rule in) expects first at pos:
+// its parts up to the first that must match something, as the first-byte
+// sets are computed. What follows an optional part, a rule that can match
+// nothing or a phrase set that matches nothing (TypeAgent-compatible
+// mode) may come first too. Looking at the first part alone,
+// `(<Polite>)? order ...` on "please order tea" expected nothing at all,
+// and the NoMatchError had no place (offset -1).
+func (m *matcher) expectAlt(pos int, a *calt, in *crule) {
+	seen := map[*crule]bool{in: true} // rules that begin with each other (left recursion) end
+	m.expectParts(pos, a, seen)
+}
+
+// expectRule records what the alternatives of r expect first at pos.
+func (m *matcher) expectRule(pos int, r *crule) {
+	seen := map[*crule]bool{r: true}
+	for _, a := range r.alts {
+		m.expectParts(pos, a, seen)
 	}
 }
 
-// expectRule records the first literals of r as expected at pos.
-func (m *matcher) expectRule(pos int, r *crule) {
-	for _, a := range r.alts {
-		if len(a.parts) > 0 {
-			p := &a.parts[0]
-			switch p.kind {
-			case partString:
-				m.expect(pos, p.toks[0].src)
-			case partRules:
-				if p.rule != r {
-					m.expectRule(pos, p.rule)
+// expectParts is expectAlt, looking into no rule of seen again.
+func (m *matcher) expectParts(pos int, a *calt, seen map[*crule]bool) {
+	for i := range a.parts {
+		p := &a.parts[i]
+		null := p.optional
+		switch p.kind {
+		case partString:
+			m.expect(pos, p.toks[0].src)
+		case partNumber:
+			m.expect(pos, "$("+p.name+":number)")
+		case partWildcard:
+			m.expect(pos, "$("+p.name+")")
+		case partRules:
+			if !seen[p.rule] {
+				seen[p.rule] = true
+				for _, b := range p.rule.alts {
+					m.expectParts(pos, b, seen)
 				}
 			}
+			null = null || p.rule.nullable
+		case partPhrase:
+			null = true
+		}
+		if !null {
+			return
 		}
 	}
 }
