@@ -35,15 +35,22 @@ func (r *Registry) compileGrammar(ref *GrammarRef) (*grammarbridge.Grammar, erro
 	}
 	start := ref.Start
 	if start == "" || start == "Start" {
-		return grammarbridge.Compile(loader, file, grammarbridge.Options{})
+		return grammarbridge.Compile(loader, file, customGrammarOptions)
 	}
 	if !validRuleName(start) {
 		return nil, fmt.Errorf("start rule %q is not a rule name", start)
 	}
 	wrapper := filepath.Join(filepath.Dir(file), ".dialect-start-"+start+".agr")
 	src := fmt.Sprintf("import { %s } from %q;\n<Start> = $(v:<%s>) -> v;\n", start, "./"+filepath.Base(file), start)
-	return grammarbridge.Compile(layered{wrapper: src, next: loader, name: wrapper}, wrapper, grammarbridge.Options{})
+	return grammarbridge.Compile(layered{wrapper: src, next: loader, name: wrapper}, wrapper, customGrammarOptions)
 }
+
+// customGrammarOptions compile a custom verb's grammar as its author
+// means it, as `dialect grammar match` does by default: phrase sets such
+// as (<Polite>)? consume their phrases, and a quantifier after a rule
+// reference (<Size>?) quantifies it. TypeAgent's matcher does neither
+// (docs/grammar.md, "Deviations from TypeAgent").
+var customGrammarOptions = grammarbridge.Options{PhraseSets: true, QuantifiedRules: true}
 
 var ruleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -169,6 +169,21 @@ func TestCustomGrammarLoader(t *testing.T) {
 	}
 }
 
+// TestCustomGrammarAuthorMeaning: a custom grammar is read as its author
+// means it: (<Polite>)? consumes "please", and <Size>? is optional.
+func TestCustomGrammarAuthorMeaning(t *testing.T) {
+	loader := grammarbridge.MapLoader{"cfg/order.agr": `<Start> = (<Polite>)? order <Size>? $(item:wildcard) -> { item };
+<Size> = small | large;`}
+	r := mustRegistry(t, []Extension{{Name: "o", MapsTo: "t", Grammar: &GrammarRef{File: "order.agr"}}},
+		&Options{Tools: []string{"t"}, GrammarDir: "cfg", GrammarLoader: loader})
+	for _, args := range []string{"please order large tea", "order tea", "please order tea"} {
+		got, err := r.Parse(context.Background(), "o", Input{Args: args})
+		if err != nil || !reflect.DeepEqual(got.(intent.Custom).Args, map[string]any{"item": "tea"}) {
+			t.Errorf("%q: got %v, %v", args, got, err)
+		}
+	}
+}
+
 // TestSettle: an alias two verbs claim is settled by argument shape, then
 // priority, else AMBIGUOUS_VERB.
 func TestSettle(t *testing.T) {

@@ -179,9 +179,7 @@ func isNameLike(s string) bool {
 
 // col returns the 1-based rune column of byte offset i in s.
 func col(s string, i int) int {
-	if i > len(s) {
-		i = len(s)
-	}
+	i = min(max(i, 0), len(s))
 	return utf8.RuneCountInString(s[:i]) + 1
 }
 
