@@ -724,6 +724,9 @@ func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
 // "1e05" is the number 1). The boundary after it is not tested.
 func (m *matcher) numberEnd(pos int) int {
 	in := m.in
+	if pos >= len(in) || !numberStart[in[pos]] {
+		return -1 // most places tried: a word where a number could be
+	}
 	digitsEnd := func(i int, ok func(byte) bool) int {
 		for i < len(in) && ok(in[i]) {
 			i++
