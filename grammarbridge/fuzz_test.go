@@ -22,6 +22,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(`import { Ordinal, Cardinal }; <Start> = $(n:<Ordinal>) | $(c:<Cardinal>) -> c;`)
 	f.Add(`<Start> = a -> [1, "x", true, null, { k: 1 + 2 * 3 > 4 ? 'y' : "z" }];`)
 	f.Add(`/* c */ <S> = (a | (b | (c)+)*)? ; // end`)
+	f.Add(`<Start> = (<Polite>)? x <R>? y <R>*z -> 1; <R> = a | (b)?;`)
 	f.Fuzz(func(t *testing.T, src string) {
 		file, err := Parse("f.agr", src)
 		if err != nil {
@@ -34,17 +35,27 @@ func FuzzParse(f *testing.F) {
 		if file == nil {
 			t.Fatal("nil file without error")
 		}
-		g, err := CompileString("f.agr", src, Options{WorkLimit: 20000})
-		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("compile error without position: %v", err)
+		// Both readings of a quantifier after a rule reference, and of
+		// phrase sets.
+		for _, opts := range []Options{{WorkLimit: 20000}, {WorkLimit: 20000, QuantifiedRules: true, PhraseSets: true}} {
+			g, err := CompileString("f.agr", src, opts)
+			if err != nil {
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Fatalf("compile error without position: %v", err)
+				}
+				continue
 			}
-			return
-		}
-		for _, in := range []string{"", "a", "play x by y", "1 2 3", "first one", strings.Repeat("a b ", 20)} {
-			if _, err := g.Match(in); err != nil && !errors.Is(err, ErrWorkLimit) {
-				t.Fatalf("match %q: %v", in, err)
+			for _, in := range []string{"", "a", "play x by y", "1 2 3", "first one", "x? y*", strings.Repeat("a b ", 20)} {
+				if _, err := g.Match(in); err != nil && !errors.Is(err, ErrWorkLimit) {
+					t.Fatalf("match %q: %v", in, err)
+				}
+				if err := g.Explain(in); err != nil && !errors.Is(err, ErrWorkLimit) {
+					var nm *NoMatchError
+					if !errors.As(err, &nm) || nm.Offset < 0 || nm.Offset > len(in) {
+						t.Fatalf("explain %q: %v", in, err)
+					}
+				}
 			}
 		}
 	})
