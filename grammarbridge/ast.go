@@ -105,7 +105,7 @@ type RuleRef struct {
 	Name  string
 	Quant Quant
 
-	quantAt int // the quantifier's byte offset, when Quant is not QuantOne
+	quantPos Pos // where the quantifier is, when Quant is not QuantOne
 }
 
 // CaptureKind says what a capture matches.

@@ -574,11 +574,11 @@ func unquantifyRules(parts []Expr) []Expr {
 		}
 		out = append(out, &RuleRef{Pos: r.Pos, Name: r.Name})
 		q := string("?*+"[r.Quant-QuantOpt])
-		lit := &Literal{Pos: Pos{Offset: r.quantAt, Line: r.Pos.Line, Col: r.Pos.Col + r.quantAt - r.Pos.Offset}, Tokens: []string{q}}
+		lit := &Literal{Pos: r.quantPos, Tokens: []string{q}}
 		if i+1 < len(parts) {
 			if next, ok := parts[i+1].(*Literal); ok {
 				i++
-				if next.Pos.Offset == r.quantAt+1 { // <R>?word: one token
+				if next.Pos.Offset == r.quantPos.Offset+1 { // <R>?word: one token
 					lit.Tokens = append([]string{q + next.Tokens[0]}, next.Tokens[1:]...)
 				} else {
 					lit.Tokens = append(lit.Tokens, next.Tokens...)

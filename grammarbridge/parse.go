@@ -477,8 +477,12 @@ func (p *parser) alt(end byte) *Alt {
 		case c == '<':
 			start := p.off
 			name := p.ruleName()
+			ref := &RuleRef{Pos: p.pos(start), Name: name}
 			at := p.off
-			a.Parts = append(a.Parts, &RuleRef{Pos: p.pos(start), Name: name, Quant: p.quant(), quantAt: at})
+			if ref.Quant = p.quant(); ref.Quant != QuantOne {
+				ref.quantPos = p.pos(at)
+			}
+			a.Parts = append(a.Parts, ref)
 		case c == '$' && p.peekAt(1) == '(':
 			a.Parts = append(a.Parts, p.capture())
 		case c == '(':
