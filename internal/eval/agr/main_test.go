@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pattern-dialect/dialect/grammarbridge"
 )
 
 // The fixture has three cases: two the matcher agrees with and one whose
@@ -12,7 +14,7 @@ import (
 // exercised.
 func TestEvaluateFixture(t *testing.T) {
 	var b strings.Builder
-	sum, err := evaluate(dataDirs("testdata/agr", ""), "", true, &b)
+	sum, err := evaluate(dataDirs("testdata/agr", ""), "", true, grammarbridge.Options{}, &b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func TestCasesDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	sum, err := evaluate(dataDirs("testdata/agr", dir), "", false, &b)
+	sum, err := evaluate(dataDirs("testdata/agr", dir), "", false, grammarbridge.Options{}, &b)
 	if err != nil {
 		t.Fatal(err)
 	}
