@@ -66,8 +66,44 @@ func runGrammarCheck(sio *stdio, args []string) error {
 		printGrammarErrors(sio.err, err)
 		return exitStatus(1)
 	}
+	warnQuantifiedRefs(sio.err, pos[0])
 	fmt.Fprintf(sio.out, "%s: ok\n", pos[0])
 	return nil
+}
+
+// warnQuantifiedRefs writes a warning for each ?, * or + directly after a
+// rule reference in file (not its imports): TypeAgent reads it as literal
+// text, `grammar match` by default as a quantifier (docs/grammar.md,
+// "Deviations from TypeAgent"), and a group means the same in both.
+func warnQuantifiedRefs(w io.Writer, file string) {
+	src, err := grammarbridge.OSLoader{}.Load(file)
+	if err != nil {
+		return
+	}
+	f, err := grammarbridge.Parse(file, src)
+	if err != nil {
+		return
+	}
+	var walk func([]*grammarbridge.Alt)
+	walk = func(alts []*grammarbridge.Alt) {
+		for _, a := range alts {
+			for _, e := range a.Parts {
+				switch e := e.(type) {
+				case *grammarbridge.RuleRef:
+					if e.Quant != grammarbridge.QuantOne {
+						q := "?*+"[e.Quant-grammarbridge.QuantOpt]
+						fmt.Fprintf(w, "%s:%d:%d: warning: the %c after <%s> is literal text to TypeAgent (--compat typeagent) and a quantifier by default; (<%s>)%c means the same to both\n",
+							file, e.Pos.Line, e.Pos.Col, q, e.Name, e.Name, q)
+					}
+				case *grammarbridge.Group:
+					walk(e.Alts)
+				}
+			}
+		}
+	}
+	for _, r := range f.Rules {
+		walk(r.Alts)
+	}
 }
 
 // printGrammarErrors writes one positioned error a line.

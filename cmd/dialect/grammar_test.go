@@ -48,6 +48,15 @@ func TestGrammarCmdCheck(t *testing.T) {
 			t.Errorf("check bad: stderr %q lacks %q", errs, want)
 		}
 	}
+	// A quantifier after a rule reference is a warning, not an error.
+	q := grammarFile(t, "q.agr", "<Start> = make (big | <Size>?) now -> 1;\n<Size> = quick;\n")
+	code, out, errs := grammarRun(t, "", "grammar", "check", q)
+	if code != 0 || !strings.Contains(out, "ok") || !strings.Contains(errs, "q.agr:1:23: warning: the ? after <Size>") {
+		t.Errorf("check q: code %d, out %q, err %q", code, out, errs)
+	}
+	if _, _, errs := grammarRun(t, "", "grammar", "check", good); errs != "" {
+		t.Errorf("check good: warnings %q", errs)
+	}
 	if code, _, _ := grammarRun(t, "", "grammar", "check"); code != 2 {
 		t.Errorf("check without a file: code %d, want 2", code)
 	}
