@@ -79,6 +79,14 @@ type Options struct {
 	naive bool
 }
 
+// AsAuthored returns o with every documented deviation from TypeAgent on
+// (PhraseSets, QuantifiedRules): a grammar read as its author means it,
+// as `dialect grammar match` reads it by default and custom verbs do.
+func (o Options) AsAuthored() Options {
+	o.PhraseSets, o.QuantifiedRules = true, true
+	return o
+}
+
 // DefaultWorkLimit is the default number of matcher steps per input.
 const DefaultWorkLimit = 1 << 20
 

@@ -128,7 +128,7 @@ func TestEngineNextNumberStart(t *testing.T) {
 	}
 }
 
-// TestEngineNumberAtIntegers checks the values numberAt gives against
+// TestEngineNumberAtIntegers checks the values numberValue gives against
 // strconv.ParseFloat of the text it matched, on integers of up to 18
 // digits with and without signs (the short ones are computed without
 // ParseFloat), zeros (-0 is negative), fractions and exponents.
@@ -147,7 +147,11 @@ func TestEngineNumberAtIntegers(t *testing.T) {
 	for _, in := range inputs {
 		m := g.newMatcher(in, false)
 		for pos := 0; pos < len(in); pos++ {
-			v, e, ok := m.numberAt(SpacingAuto, pos)
+			e := m.numberEnd(pos)
+			if e <= pos || !m.boundary(e, SpacingAuto) {
+				continue
+			}
+			v, ok := m.numberValue(pos, e)
 			if !ok {
 				continue
 			}

@@ -706,17 +706,6 @@ func (m *matcher) numberLazy(sp Spacing, pos int) (float64, int, bool) {
 	}
 }
 
-// numberAt matches a number starting exactly at pos, followed by a valid
-// boundary under sp: its value and end.
-func (m *matcher) numberAt(sp Spacing, pos int) (float64, int, bool) {
-	e := m.numberEnd(pos)
-	if e <= pos || !m.boundary(e, sp) {
-		return 0, 0, false
-	}
-	v, ok := m.numberValue(pos, e)
-	return v, e, ok
-}
-
 // numberEnd returns the end of the number that TypeAgent's number pattern
 // matches starting exactly at pos, or -1: 0o, 0x and 0b integers (tried
 // first, as the pattern's alternatives are), else a decimal with an

@@ -50,7 +50,7 @@ func (r *Registry) compileGrammar(ref *GrammarRef) (*grammarbridge.Grammar, erro
 // as (<Polite>)? consume their phrases, and a quantifier after a rule
 // reference (<Size>?) quantifies it. TypeAgent's matcher does neither
 // (docs/grammar.md, "Deviations from TypeAgent").
-var customGrammarOptions = grammarbridge.Options{PhraseSets: true, QuantifiedRules: true}
+var customGrammarOptions = grammarbridge.Options{}.AsAuthored()
 
 var ruleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

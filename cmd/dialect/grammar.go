@@ -139,12 +139,12 @@ func runGrammarMatch(ctx context.Context, sio *stdio, args []string) error {
 		return usageError("want one grammar file")
 	}
 	// The default reads a grammar as its author means it; --compat
-	// typeagent turns off both deviations (docs/grammar.md).
-	opts := grammarbridge.Options{PhraseSets: true, QuantifiedRules: true, WorkLimit: *limit}
+	// typeagent leaves the deviations off (docs/grammar.md).
+	opts := grammarbridge.Options{WorkLimit: *limit}
 	switch *compat {
 	case "":
+		opts = opts.AsAuthored()
 	case "typeagent":
-		opts.PhraseSets, opts.QuantifiedRules = false, false
 	default:
 		return usageError("unknown --compat %q: want typeagent", *compat)
 	}

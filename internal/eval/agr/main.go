@@ -76,7 +76,7 @@ func main() {
 	}
 	var opts grammarbridge.Options
 	if *deviations {
-		opts.PhraseSets, opts.QuantifiedRules = true, true
+		opts = opts.AsAuthored()
 	}
 	sum, err := evaluate(src, *only, *verbose, opts, os.Stdout)
 	if err != nil {
