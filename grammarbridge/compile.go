@@ -235,11 +235,14 @@ type compiler struct {
 	// (litKey): grammars repeat their words, and a copy shares the
 	// tokens, which nothing writes after compiling but for what their
 	// text decides (search ids).
-	lits     map[string]int32 // index in litParts
-	litParts []cpart
-	key      []byte         // scratch for litKey
-	texts    map[string]any // implicit texts, boxed once
-	calts    []calt         // a slab of alternatives, handed out by newAlt
+	lits  map[string]*cpart
+	key   []byte         // scratch for litKey
+	texts map[string]any // implicit texts, boxed once
+
+	// What lives as long as the grammar comes from slabs (slab.go).
+	calts  slab[calt]
+	crules slab[crule]
+	cparts slab[cpart]
 }
 
 // boxText returns text as an interface value, allocated once per text.
@@ -263,16 +266,16 @@ func (c *compiler) literal(tokens []string, sp Spacing) cpart {
 		c.key = append(c.key, byte(len(t)>>24), byte(len(t)>>16), byte(len(t)>>8), byte(len(t)))
 		c.key = append(c.key, t...)
 	}
-	if i, ok := c.lits[string(c.key)]; ok {
-		return c.litParts[i]
+	if p, ok := c.lits[string(c.key)]; ok {
+		return *p
 	}
-	p := literalPart(tokens, sp)
+	p := c.cparts.new()
+	*p = literalPart(tokens, sp)
 	if c.lits == nil {
-		c.lits = map[string]int32{}
+		c.lits = map[string]*cpart{}
 	}
-	c.lits[string(c.key)] = int32(len(c.litParts))
-	c.litParts = append(c.litParts, p)
-	return p
+	c.lits[string(c.key)] = p
+	return *p
 }
 
 // fileScope is one loaded file and the names visible in it.
@@ -475,8 +478,9 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 	if a.HasSpacing {
 		sp = a.Spacing
 	}
-	ca := c.newAlt(&calt{spacing: sp})
-	ca.parts = make([]cpart, 0, len(a.Parts))
+	ca := c.newAlt()
+	ca.spacing = sp
+	ca.parts = c.cparts.make(len(a.Parts))[:0]
 	parts := a.Parts
 	if !c.opts.QuantifiedRules {
 		parts = unquantifyRules(parts)
@@ -614,7 +618,10 @@ func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
 		}
 		r := c.newRule(name)
 		for _, ph := range phrases {
-			r.alts = append(r.alts, c.newAlt(&calt{parts: []cpart{literalPart(strings.Fields(ph), SpacingAuto)}, implicit: implicitText, text: ph, textHash: hashValue(ph)}))
+			a := c.newAlt()
+			a.parts = append(c.cparts.make(1)[:0], literalPart(strings.Fields(ph), SpacingAuto))
+			a.implicit, a.text, a.textHash = implicitText, ph, hashValue(ph)
+			r.alts = append(r.alts, a)
 		}
 		p.rule = r
 		return true
@@ -887,16 +894,9 @@ func suffixFirst(a *calt, i int) (first byteSet, any bool) {
 	return first, true // all of them can match nothing
 }
 
-// newAlt gives a an id and records it.
-func (c *compiler) newAlt(a *calt) *calt {
-	// Alternatives live as long as the grammar: allocate them in slabs.
-	if len(c.calts) == 0 {
-		c.calts = make([]calt, 64)
-	}
-	slot := &c.calts[0]
-	c.calts = c.calts[1:]
-	*slot = *a
-	a = slot
+// newAlt returns a new alternative, with the next id, and records it.
+func (c *compiler) newAlt() *calt {
+	a := c.calts.new()
 	a.id = int32(len(c.alts))
 	c.alts = append(c.alts, a)
 	return a
@@ -905,7 +905,9 @@ func (c *compiler) newAlt(a *calt) *calt {
 // newRule makes a rule with the next id.
 func (c *compiler) newRule(name string) *crule {
 	c.nrules++
-	return &crule{id: int32(c.nrules - 1), name: name}
+	r := c.crules.new()
+	r.id, r.name = int32(c.nrules-1), name
+	return r
 }
 
 // firstNonSep returns the folded first non-separator byte of a token whose

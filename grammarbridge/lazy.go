@@ -213,6 +213,7 @@ func (g *Grammar) compileValues() {
 func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 	op := vop{kind: x.kind}
 	if x.kind == vkObj {
+		op.props = make([]vprop, 0, len(x.props))
 		for _, p := range x.props {
 			switch p.kind {
 			case vkUndef: // JSON.stringify drops undefined properties
@@ -223,6 +224,7 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 			op.props = append(op.props, p)
 		}
 	} else {
+		op.props = make([]vprop, 0, len(x.kids))
 		for _, k := range x.kids {
 			p := vprop{kind: k.kind, bit: slotBit(k.slot)}
 			switch k.kind {

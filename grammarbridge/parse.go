@@ -38,6 +38,23 @@ type parser struct {
 	line  int    // the line of the last pos asked for (positions come mostly in order)
 
 	wordStart int // offset of the literal token word last read
+
+	// The tree's most numerous nodes come from slabs (slab.go); parts
+	// and alternatives are gathered on the stacks and copied out once
+	// each list is complete, at its final length.
+	altNodes slab[Alt]
+	lits     slab[Literal]
+	groups   slab[Group]
+	refs     slab[RuleRef]
+	vars     slab[VarValue]
+	objs     slab[ObjectValue]
+	litVals  slab[LitValue]
+	partList slab[Expr]
+	altList  slab[*Alt]
+	propList slab[Property]
+	partStk  []Expr
+	altStk   []*Alt
+	propStk  []Property
 }
 
 // srcSpace marks the bytes that separate words in a grammar's source:
@@ -432,14 +449,17 @@ func (p *parser) annotation() Spacing {
 // alts reads alternatives separated by '|' up to (not including) end,
 // which is ';' for a rule and ')' for a group.
 func (p *parser) alts(end byte) []*Alt {
-	var out []*Alt
+	base := len(p.altStk)
 	for {
 		a := p.alt(end)
-		out = append(out, a)
+		p.altStk = append(p.altStk, a)
 		if p.peek() == '|' {
 			p.off++
 			continue
 		}
+		out := p.altList.clone(p.altStk[base:])
+		clear(p.altStk[base:])
+		p.altStk = p.altStk[:base]
 		return out
 	}
 }
@@ -447,26 +467,29 @@ func (p *parser) alts(end byte) []*Alt {
 // alt reads one alternative and stops before '|' or end.
 func (p *parser) alt(end byte) *Alt {
 	p.space()
-	a := &Alt{Pos: p.pos(p.off)}
+	a := p.altNodes.new()
+	a.Pos = p.pos(p.off)
 	if p.peek() == '[' {
 		a.Spacing = p.annotation()
 		a.HasSpacing = true
 	}
+	base := len(p.partStk)
 	for {
 		p.space()
 		c := p.peek()
+		parts := p.partStk[base:]
 		switch {
 		case p.off >= len(p.src):
 			p.errorf(p.off, "expected %q or '|' to end the alternative, found end of file", end)
-		case (c == '|' || c == end || c == '-' && p.peekAt(1) == '>') && len(a.Parts) == 0:
+		case (c == '|' || c == end || c == '-' && p.peekAt(1) == '>') && len(parts) == 0:
 			p.errorf(p.off, "expected literal text, '<Rule>', '$(capture)' or '(' to start the alternative, found %s", p.describe(p.off))
-		case c == '|':
-			return a
-		case c == end:
+		case c == '|' || c == end:
+			p.endAlt(a, base)
 			return a
 		case c == ';' || c == ')':
 			p.errorf(p.off, "expected %q or '|', found %q", end, c)
 		case c == '-' && p.peekAt(1) == '>':
+			p.endAlt(a, base)
 			p.off += 2
 			a.Value = p.value()
 			p.space()
@@ -477,33 +500,45 @@ func (p *parser) alt(end byte) *Alt {
 		case c == '<':
 			start := p.off
 			name := p.ruleName()
-			ref := &RuleRef{Pos: p.pos(start), Name: name}
+			ref := p.refs.new()
+			ref.Pos, ref.Name = p.pos(start), name
 			at := p.off
 			if ref.Quant = p.quant(); ref.Quant != QuantOne {
 				ref.quantPos = p.pos(at)
 			}
-			a.Parts = append(a.Parts, ref)
+			p.partStk = append(p.partStk, ref)
 		case c == '$' && p.peekAt(1) == '(':
-			a.Parts = append(a.Parts, p.capture())
+			p.partStk = append(p.partStk, p.capture())
 		case c == '(':
 			start := p.off
 			p.off++
 			alts := p.alts(')')
 			p.off++ // ')'
-			a.Parts = append(a.Parts, &Group{Pos: p.pos(start), Alts: alts, Quant: p.quant()})
+			g := p.groups.new()
+			g.Pos, g.Alts, g.Quant = p.pos(start), alts, p.quant()
+			p.partStk = append(p.partStk, g)
 		default:
 			tok := p.word()
-			if n := len(a.Parts); n > 0 {
-				if lit, ok := a.Parts[n-1].(*Literal); ok {
+			if n := len(parts); n > 0 {
+				if lit, ok := parts[n-1].(*Literal); ok {
 					lit.Tokens = append(lit.Tokens, tok)
 					continue
 				}
 			}
-			lit := &Literal{Pos: p.pos(p.wordStart), one: [1]string{tok}}
+			lit := p.lits.new()
+			lit.Pos, lit.one = p.pos(p.wordStart), [1]string{tok}
 			lit.Tokens = lit.one[:]
-			a.Parts = append(a.Parts, lit)
+			p.partStk = append(p.partStk, lit)
 		}
 	}
+}
+
+// endAlt gives a the parts gathered on the stack from base, and takes
+// them off it.
+func (p *parser) endAlt(a *Alt, base int) {
+	a.Parts = p.partList.clone(p.partStk[base:])
+	clear(p.partStk[base:])
+	p.partStk = p.partStk[:base]
 }
 
 // quant reads an optional ?, * or + directly after a group or rule

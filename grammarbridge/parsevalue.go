@@ -169,7 +169,9 @@ func (p *parser) primaryExpr() ValueExpr {
 		p.expect(')', "')' to close the parenthesis")
 		return x
 	case c == '"' || c == '\'':
-		return &LitValue{Pos: pos, Value: p.quoted()}
+		v := p.litVals.new()
+		v.Pos, v.Value = pos, p.quoted()
+		return v
 	case c == '`':
 		return p.templateExpr()
 	case c >= '0' && c <= '9' || c == '.' && p.peekAt(1) >= '0' && p.peekAt(1) <= '9':
@@ -183,7 +185,9 @@ func (p *parser) primaryExpr() ValueExpr {
 	case p.keyword("undefined"):
 		return &LitValue{Pos: pos, Value: Undefined}
 	case c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
-		return &VarValue{Pos: pos, Name: p.ident("a variable name")}
+		v := p.vars.new()
+		v.Pos, v.Name = pos, p.ident("a variable name")
+		return v
 	}
 	p.errorf(start, "expected a value (object, array, string, number, true, false or a variable), found %s", p.describe(start))
 	return nil
@@ -228,16 +232,21 @@ func (p *parser) numberLit() float64 {
 func (p *parser) objectExpr() ValueExpr {
 	start := p.off
 	p.off++ // '{'
-	obj := &ObjectValue{Pos: p.pos(start)}
+	obj := p.objs.new()
+	obj.Pos = p.pos(start)
+	base := len(p.propStk)
 	for {
 		p.space()
 		if p.peek() == '}' {
 			p.off++
+			obj.Props = p.propList.clone(p.propStk[base:])
+			clear(p.propStk[base:])
+			p.propStk = p.propStk[:base]
 			return obj
 		}
 		if strings.HasPrefix(p.src[p.off:], "...") {
 			p.off += 3
-			obj.Props = append(obj.Props, Property{Value: p.condExpr(), Spread: true})
+			p.propStk = append(p.propStk, Property{Value: p.condExpr(), Spread: true})
 		} else {
 			kstart := p.off
 			var key string
@@ -255,9 +264,12 @@ func (p *parser) objectExpr() ValueExpr {
 			if p.peek() == ':' {
 				p.off++
 				p.space()
-				obj.Props = append(obj.Props, Property{Key: key, Value: p.condExpr()})
+				v := p.condExpr()
+				p.propStk = append(p.propStk, Property{Key: key, Value: v})
 			} else if shorthandOK {
-				obj.Props = append(obj.Props, Property{Key: key, Value: &VarValue{Pos: p.pos(kstart), Name: key}})
+				v := p.vars.new()
+				v.Pos, v.Name = p.pos(kstart), key
+				p.propStk = append(p.propStk, Property{Key: key, Value: v})
 			} else {
 				p.errorf(p.off, "expected ':' after the property name %q, found %s", key, p.describe(p.off))
 			}

@@ -1,5 +1,7 @@
 package grammarbridge
 
+import "slices"
+
 // This file holds prefix sharing: alternatives that are tried one after
 // the other and begin with the same parts (<Polite> ('create' | 'make')
 // ('a')? ('new')? ... in several alternatives of a rule) have those parts
@@ -91,6 +93,9 @@ type shareCol struct {
 type shareBuilder struct {
 	g      *Grammar
 	synths map[shareKey]*calt
+	// stack gathers a tree's nodes, which are copied out at their final
+	// number (tree calls itself for the kids in between).
+	stack []shareNode
 }
 
 type shareKey struct {
@@ -127,7 +132,7 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 	if !anyShared(alts, depth) {
 		return nil // most lists: nothing to build and throw away
 	}
-	var nodes []shareNode
+	base := len(b.stack)
 	shared := false
 	for i := 0; i < len(alts); {
 		j := i + 1
@@ -138,7 +143,7 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			if depth == 0 {
 				if k := litRun(alts[i:], 0); k > 1 {
 					// Literals that begin with the same tokens.
-					nodes = append(nodes, makeLitNode(alts[i:i+k], 0))
+					b.stack = append(b.stack, makeLitNode(alts[i:i+k], 0))
 					shared = true
 					i += k
 					continue
@@ -146,7 +151,7 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			}
 			nd := shareNode{alt: alts[i], lit0: alts[i].literalAt(depth), wild0: alts[i].wildcardAt(depth)}
 			nd.first, nd.firstAny = suffixFirst(alts[i], depth)
-			nodes = append(nodes, nd)
+			b.stack = append(b.stack, nd)
 			i = j
 			continue
 		}
@@ -192,12 +197,15 @@ func (b *shareBuilder) tree(alts []*calt, depth int) []shareNode {
 			nd.first.union(&f)
 			nd.firstAny = nd.firstAny || any
 		}
-		nodes = append(nodes, nd)
+		b.stack = append(b.stack, nd)
 		i = j
 	}
-	if !shared {
-		return nil
+	var nodes []shareNode
+	if shared {
+		nodes = slices.Clone(b.stack[base:])
 	}
+	clear(b.stack[base:])
+	b.stack = b.stack[:base]
 	return nodes
 }
 

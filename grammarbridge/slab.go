@@ -1,0 +1,50 @@
+package grammarbridge
+
+// slab hands out values of type T from chunks, so that the many small
+// nodes of a syntax tree or a compiled grammar cost one allocation a
+// chunk rather than one each. Compiling discord.agr made 18,500
+// allocations; the collector's share of a compile follows their number
+// and bytes.
+//
+// A chunk lives as long as any value in it, so a slab is for values that
+// live and die together: the nodes of one parse, the alternatives and
+// parts of one compiled grammar. The zero slab is ready to use.
+type slab[T any] struct{ free []T }
+
+// slabChunk is the number of values a chunk holds.
+const slabChunk = 64
+
+// new returns a pointer to a zero T.
+func (s *slab[T]) new() *T {
+	if len(s.free) == 0 {
+		s.free = make([]T, slabChunk)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}
+
+// make returns a slice of n zero Ts whose capacity is n, so an append
+// to it never writes into its neighbours' room. A slice longer than a
+// quarter chunk gets an allocation of its own.
+func (s *slab[T]) make(n int) []T {
+	if n > slabChunk/4 {
+		return make([]T, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]T, slabChunk)
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
+	return out
+}
+
+// clone returns a copy of xs made by make (nil for none).
+func (s *slab[T]) clone(xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	out := s.make(len(xs))
+	copy(out, xs)
+	return out
+}

@@ -1,0 +1,69 @@
+package grammarbridge
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSlab(t *testing.T) {
+	var s slab[int]
+	// Values handed out are distinct and zero, across chunks.
+	seen := map[*int]bool{}
+	for i := range 3 * slabChunk {
+		p := s.new()
+		if *p != 0 || seen[p] {
+			t.Fatalf("new #%d: value %d, seen before %v", i, *p, seen[p])
+		}
+		*p = i + 1
+		seen[p] = true
+	}
+	// A slice's capacity is its length: appending to one never writes
+	// into the next one's room.
+	a := s.make(3)
+	b := s.clone([]int{7, 8, 9})
+	if len(a) != 3 || cap(a) != 3 || !slices.Equal(a, []int{0, 0, 0}) {
+		t.Fatalf("make(3) = %v, cap %d", a, cap(a))
+	}
+	a = append(a, 4)
+	if !slices.Equal(b, []int{7, 8, 9}) {
+		t.Errorf("appending to one slice changed the next: %v", b)
+	}
+	if big := s.make(slabChunk); len(big) != slabChunk || cap(big) != slabChunk {
+		t.Errorf("make(%d): len %d cap %d", slabChunk, len(big), cap(big))
+	}
+	if s.clone(nil) != nil {
+		t.Error("clone(nil) is not nil")
+	}
+}
+
+// TestParseSlabsIndependent: the syntax tree's lists come from slabs,
+// and each is its own: appending to one alternative's parts or one
+// group's alternatives leaves its neighbours as they were.
+func TestParseSlabsIndependent(t *testing.T) {
+	f, err := Parse("t.agr", `<Start> = a <B> $(x:wildcard) | (c | d) e -> { x, y: "k" }; <B> = f | g;`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, b := f.Rules[0].Alts, f.Rules[1].Alts
+	before := [][]Expr{slices.Clone(start[0].Parts), slices.Clone(start[1].Parts), slices.Clone(b[0].Parts)}
+	for _, a := range append(slices.Clone(start), b...) {
+		if cap(a.Parts) != len(a.Parts) {
+			t.Errorf("alternative at %v: parts len %d cap %d", a.Pos, len(a.Parts), cap(a.Parts))
+		}
+		a.Parts = append(a.Parts, &Literal{Tokens: []string{"extra"}})
+	}
+	after := [][]Expr{start[0].Parts, start[1].Parts, b[0].Parts}
+	for i := range before {
+		if !slices.Equal(before[i], after[i][:len(before[i])]) {
+			t.Errorf("list %d changed by an append to another", i)
+		}
+	}
+	g := start[1].Parts[0].(*Group)
+	if cap(g.Alts) != len(g.Alts) || len(g.Alts) != 2 {
+		t.Errorf("group alternatives: len %d cap %d", len(g.Alts), cap(g.Alts))
+	}
+	obj := start[1].Value.(*ObjectValue)
+	if len(obj.Props) != 2 || cap(obj.Props) != 2 || obj.Props[0].Key != "x" || obj.Props[1].Key != "y" {
+		t.Errorf("object properties: %+v (cap %d)", obj.Props, cap(obj.Props))
+	}
+}
