@@ -511,7 +511,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 				c.errorf(fsc.name, e.Pos, ErrConflict, "variable %q is captured twice in one alternative", e.Var)
 				continue
 			}
-			p := cpart{slot: ca.nslots, optional: e.Optional, name: e.Var, typ: e.Type}
+			p := cpart{slot: ca.nslots, optional: e.Optional, name: e.Var}
 			switch e.Kind {
 			case CaptureNumber:
 				p.kind = partNumber
@@ -1215,7 +1215,7 @@ func inlineWildcardRules(start *crule, nrules int) {
 					continue
 				}
 				if w := &ra.parts[0]; w.kind == partWildcard && !w.optional {
-					p.kind, p.rule, p.typ = partWildcard, nil, w.typ
+					p.kind, p.rule = partWildcard, nil
 				}
 			}
 		}

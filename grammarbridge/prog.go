@@ -310,10 +310,10 @@ const (
 	implicitExplicit                     // it has an explicit value
 )
 
-// cpart is one compiled part.
+// cpart is one compiled part. Its flags come first, packed into one
+// word.
 type cpart struct {
 	kind partKind
-	slot int // variable slot, or -1
 	// valueUsed: the alternative uses this rule part's value (it is
 	// captured, or it is the alternative's only part and gives its value).
 	// When not, the matcher merges the rule's outcomes without building
@@ -330,15 +330,15 @@ type cpart struct {
 	optional bool  // ? (or * for rules)
 	repeat   bool  // * or +
 	simple   uint8 // simpleShut, simpleOpen, simpleLead: how step treats the rule part (simple.go)
-	rule     *crule
-	name     string // variable name, or rule name for references (for expected lists)
-	typ      string // capture type as written
-
-	toks []ctoken // literal tokens
 	// asciiToks: every token is ASCII and none but the first starts with
 	// a separator unless it has lead (see matcher.tokensASCII).
 	asciiToks bool
-	seps      []sepKind // seps[i] is between toks[i] and toks[i+1]
+	slot      int // variable slot, or -1
+	rule      *crule
+	name      string // variable name, or rule name for references (for expected lists)
+
+	toks []ctoken  // literal tokens
+	seps []sepKind // seps[i] is between toks[i] and toks[i+1]
 	// fword and fmask, when the first token is ASCII and does not start
 	// with a separator, are its ctoken.word and mask (else 0): on ASCII
 	// input the literal can only match where the first bytes after the
