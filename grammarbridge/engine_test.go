@@ -222,8 +222,16 @@ func TestEngineLongSearch(t *testing.T) {
 					t.Fatalf("%q: token %q from %d: got %d, want %d", in, tk, from, got, want)
 				}
 				if got >= 0 {
+					// tokensAtCandidate is tokensAt, and where the tokens
+					// end when only the boundary after them fails.
 					e1, ok1 := m.tokensAtCandidate(&p, SpacingAuto, got)
 					e2, ok2 := m.tokensAt(&p, SpacingAuto, got)
+					if !ok2 {
+						if e2, ok2 = m.tokensAt(&p, SpacingNone, got); !ok2 {
+							e2 = -1
+						}
+						ok2 = false
+					}
 					if ok1 != ok2 || e1 != e2 {
 						t.Fatalf("%q: token %q at %d: tokensAtCandidate %d %v, tokensAt %d %v", in, tk, got, e1, ok1, e2, ok2)
 					}

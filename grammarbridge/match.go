@@ -280,6 +280,8 @@ type matcher struct {
 	sT, sA, sB int32
 	sLeads     [maxKeptLeads + 1]int32 // where each lead's ends begin in the walk under way (simpleAfter)
 	sKeptWalks int                     // walks made from an earlier walk's ends (simpleAfterKept), for tests
+	sRewalks   int                     // walks from kept ends made again in full (simple), for tests
+	skipped    bool                    // a search after a wildcard skipped a place inside a match (skipInside)
 	// The ends of walks with a wildcard open, kept for this input:
 	// sRules holds, for a rule, the first place its walk started and
 	// where in sEnds its ends are (valid when gen is sGen); sTab holds,
@@ -553,11 +555,13 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 // literalAfter matches literal p, part i of a, with wildcard w open, at
 // each place from t on (t: the first candidate, or -1): the literal may
 // start anywhere after the wildcard's start, even inside a word
-// (TypeAgent); each place is a split.
+// (TypeAgent), but not inside an earlier match of it (skipInside); each
+// place is a split.
 func (m *matcher) literalAfter(c int32, a *calt, i int, p *cpart, w wild, t int) {
-	for ; t >= 0; t = m.nextCandidate(p, t+1) {
+	for t >= 0 {
 		m.work++
-		if e, ok := m.tokensAtCandidate(p, a.spacing, t); ok && m.setWild(w, t) {
+		e, ok := m.tokensAtCandidate(p, a.spacing, t)
+		if ok && m.setWild(w, t) {
 			if closeMemo(a, i) || m.work >= succMemoAfter {
 				m.stepSuccMemo(c, a, i+1, e, noWild)
 			} else {
@@ -566,6 +570,9 @@ func (m *matcher) literalAfter(c int32, a *calt, i int, p *cpart, w wild, t int)
 			if m.err != nil {
 				return
 			}
+		}
+		if t = m.nextCandidate(p, t+1); t >= 0 && t < e {
+			t = m.skipInside(p, e)
 		}
 	}
 }
@@ -671,9 +678,10 @@ func (m *matcher) firstPlace(pos int) (q, ch int, known bool) {
 func (m *matcher) keywordsAfter(c int32, a *calt, i int, p *cpart, w wild, n int) {
 	for _, sub := range p.rule.alts {
 		sp := &sub.parts[0]
-		for t := m.nextCandidate(sp, w.start); t >= 0; t = m.nextCandidate(sp, t+1) {
+		for t := m.nextCandidate(sp, w.start); t >= 0; {
 			m.work++
-			if e, ok := m.tokensAtCandidate(sp, sub.spacing, t); ok && m.setWild(w, t) {
+			e, ok := m.tokensAtCandidate(sp, sub.spacing, t)
+			if ok && m.setWild(w, t) {
 				// keywordMatched, the state after it memoized at once (as in
 				// literalAfter).
 				if p.valueUsed && m.silent == 0 {
@@ -689,6 +697,9 @@ func (m *matcher) keywordsAfter(c int32, a *calt, i int, p *cpart, w wild, n int
 				if m.err != nil {
 					return
 				}
+			}
+			if t = m.nextCandidate(sp, t+1); t >= 0 && t < e {
+				t = m.skipInside(sp, e)
 			}
 		}
 		if m.track {

@@ -431,30 +431,55 @@ func (m *matcher) tokensAt(p *cpart, sp Spacing, pos int) (int, bool) {
 }
 
 // tokensAtCandidate is tokensAt at a place nextCandidate returned: on
-// ASCII input the first token is known to be there.
-func (m *matcher) tokensAtCandidate(p *cpart, sp Spacing, t int) (int, bool) {
+// ASCII input the first token is known to be there. When the tokens
+// match but the boundary after them does not hold, it returns where they
+// end and false: TypeAgent's search for a literal after a wildcard goes
+// on from there (matcher.skipInside). When they do not match, e is -1.
+func (m *matcher) tokensAtCandidate(p *cpart, sp Spacing, t int) (e int, ok bool) {
 	if !p.asciiToks || m.asciiState != 1 {
-		return m.tokensAt(p, sp, t)
+		if e, ok := m.tokensAt(p, sp, t); ok {
+			return e, true
+		}
+		if sp == SpacingAuto || sp == SpacingRequired {
+			if e, ok := m.tokensAt(p, SpacingNone, t); ok { // no boundary needed
+				return e, false
+			}
+		}
+		return -1, false
 	}
-	e := t + len(p.toks[0].lower)
+	e = t + len(p.toks[0].lower)
 	if len(p.toks) > 1 {
-		var ok bool
 		if e, ok = m.tokensRange(p, 1, len(p.toks), e); !ok {
-			return 0, false
+			return -1, false
 		}
 	}
 	// The boundary after the token under auto spacing, as stringAt
 	// tests it (e > 0: the token is not empty), without boundary's call.
 	if low := m.lower; sp == SpacingAuto && uint(e) < uint(len(low)) {
 		if ca := asciiClass[low[e-1]]; ca != 0 && ca == asciiClass[low[e]] {
-			return 0, false
+			return e, false
 		}
 		return e, true
 	}
-	if !m.boundary(e, sp) {
-		return 0, false
-	}
-	return e, true
+	return e, m.boundary(e, sp)
+}
+
+// skipInside is the search for literal p after a wildcard when the place
+// found after its last match at t, ending at e, lies inside that match
+// (t < place < e): it returns the next place from e. TypeAgent's global
+// expression goes on where its last match ended, whether the boundary
+// after it or an empty wildcard rejected that match or the parts after it
+// failed, so a place inside a match is never tried: "b a a a" gives
+// nothing for $(x:wildcard) a a, which would match from the second "a a"
+// on. Such a place is rare (the first token must begin again inside the
+// literal: "thathat", "again and again"): the callers look from t+1 and
+// call this only when what they find is before e, so that finding none
+// costs nothing more. It sets matcher.skipped: the places found then
+// depend on where the search began (simple.go keeps a walk's ends only
+// without).
+func (m *matcher) skipInside(p *cpart, e int) int {
+	m.skipped = true
+	return m.nextCandidate(p, e)
 }
 
 // tokensASCII is tokensFrom for ASCII input and a part whose tokens are

@@ -298,6 +298,12 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 		// or after its own start, whose wildcard then holds something
 		// (a wildcard that holds only separators from w0 holds only
 		// separators from a later start: none is missed).
+		//
+		// That holds while no first literal's search skips a place inside
+		// a match of it (skipInside), which would depend on the start: a
+		// walk that skips one is not kept, and a walk from an earlier
+		// start that skips one may cover a kept end, so it is made again
+		// in full.
 		k := m.simpleKeep(p.rule)
 		if k != nil && k.gen == m.sGen && int(k.w0) <= w.start {
 			m.simpleReuse(c, a, i, k, w)
@@ -306,12 +312,20 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 			}
 			return true
 		}
+		skipped := m.skipped
+		m.skipped = false
 		if k != nil && k.gen == m.sGen && k.leads && m.asciiState == 1 {
-			m.simpleAfterKept(p.rule, w, k)
+			if m.simpleAfterKept(p.rule, w, k); m.skipped && m.err == nil {
+				m.sRewalks++
+				m.sEnds, m.skipped = m.sEnds[:base], false
+				m.simpleAfter(p.rule, w)
+			}
 		} else {
 			m.simpleAfter(p.rule, w)
 		}
-		if end := len(m.sEnds); k != nil && end <= maxSimpleKept && m.err == nil {
+		clean := !m.skipped
+		m.skipped = m.skipped || skipped
+		if end := len(m.sEnds); k != nil && clean && end <= maxSimpleKept && m.err == nil {
 			// Kept where they are: sEnds[base:end] is not given back.
 			k.gen, k.w0, k.from, k.n = m.sGen, int32(w.start), int32(base), int32(end-base)
 			if k.leads = len(p.rule.leads) <= maxKeptLeads; k.leads {
@@ -415,15 +429,19 @@ func (m *matcher) simpleAfter(r *crule, w wild) {
 		}
 		ld := &r.leads[i]
 		p := ld.p
-		for t := m.nextCandidate(p, w.start); t >= 0; t = m.nextCandidate(p, t+1) {
+		for t := m.nextCandidate(p, w.start); t >= 0; {
 			m.work++
-			if e, ok := m.tokensAtCandidate(p, ld.sp, t); ok && m.setWild(w, t) {
+			e, ok := m.tokensAtCandidate(p, ld.sp, t)
+			if ok && m.setWild(w, t) {
 				ev := &m.tbuf[w.ev]
 				m.sT, m.sA, m.sB = int32(t), ev.a, ev.b
 				m.simpleParts(0, ld.a, 1, e)
 				if m.err != nil {
 					return
 				}
+			}
+			if t = m.nextCandidate(p, t+1); t >= 0 && t < e {
+				t = m.skipInside(p, e)
 			}
 		}
 	}
@@ -453,15 +471,19 @@ func (m *matcher) simpleAfterKept(r *crule, w wild, k *simpleKeep) {
 		p := ld.p
 		// simpleAfter's search, bounded by s0: written out, as there,
 		// so that neither walk makes a call for each lead.
-		for t := m.nextCandidate(p, w.start); t >= 0 && t <= s0; t = m.nextCandidate(p, t+1) {
+		for t := m.nextCandidate(p, w.start); t >= 0 && t <= s0; {
 			m.work++
-			if e, ok := m.tokensAtCandidate(p, ld.sp, t); ok && m.setWild(w, t) {
+			e, ok := m.tokensAtCandidate(p, ld.sp, t)
+			if ok && m.setWild(w, t) {
 				ev := &m.tbuf[w.ev]
 				m.sT, m.sA, m.sB = int32(t), ev.a, ev.b
 				m.simpleParts(0, ld.a, 1, e)
 				if m.err != nil {
 					return
 				}
+			}
+			if t = m.nextCandidate(p, t+1); t >= 0 && t < e {
+				t = m.skipInside(p, e)
 			}
 		}
 		// Reading the ends is work, as the walk was (simpleReuse).

@@ -157,13 +157,14 @@ func TestEngineSharedLead(t *testing.T) {
 
 // keepGrammar walks the simple rule <With> with a wildcard open from
 // several starts of one input: after each way <Verb> ends ("make" and
-// "make me"), and after the first wildcard's "x".
+// "make me"), and after the first wildcard's "x". WITH is replaced by
+// <With>'s alternatives.
 const keepGrammar = `
 <Start> = <Verb> $(a:wildcard) <With> $(b:wildcard) -> [a, b]
         | <Verb> x $(a:wildcard) <With> $(b:wildcard) -> { a, b }
         | <Verb> $(a:wildcard) <With> $(b:wildcard) <With> $(c:wildcard) -> [a, b, c];
 <Verb> = (make (me)? | me);
-<With> = (with (the)? caption | caption | me me);
+<With> = (WITH);
 `
 
 // TestEngineSimpleKeep compares the optimized matcher, which takes the
@@ -171,39 +172,58 @@ const keepGrammar = `
 // walk (simpleKeep), and those of a walk from an earlier start after the
 // later one's start (simpleAfterKept), with the plain search, on inputs
 // where the first literals are found before, at and after each start.
+//
+// In the second grammar a first literal of <With> can begin again inside
+// a match of itself ("me me" in "me me me"). Its search after a wildcard
+// then skips places (skipInside), and which depends on where it began: a
+// walk from an earlier start that skips one is made again in full, and a
+// walk that skips one is not kept.
 func TestEngineSimpleKeep(t *testing.T) {
-	fast := mustCompile(t, keepGrammar, Options{})
-	slow := mustCompile(t, keepGrammar, Options{naive: true, WorkLimit: 1 << 22})
-	inputs := []string{"make me caption x caption y", "make caption me caption y", "make me me me x", "make me me me caption y",
-		"make x with caption y caption z", "make x caption caption", "make me x  caption y",
-		// Walks from 'make' after walks from 'make me': a literal right
-		// after the later start (the wildcard from there holds nothing),
-		// one after it, and the ends of each lead in order.
-		"make me caption x", "make me  with caption x caption y", "make me me me caption x with the caption y"}
-	words := strings.Fields("make me x y with the caption caption me")
-	rng := rand.New(rand.NewPCG(6, 8))
-	for range 500 {
-		ws := []string{"make"}
-		for range 2 + rng.IntN(8) {
-			ws = append(ws, words[rng.IntN(len(words))])
-		}
-		inputs = append(inputs, strings.Join(ws, " "))
-	}
-	kept, earlier := 0, 0
-	for _, in := range inputs {
-		compareNaive(t, fast, slow, in)
-		m := fast.newMatcher(in, false)
-		before := m.sKeptWalks
-		m.run()
-		earlier += m.sKeptWalks - before
-		for _, k := range m.sRules {
-			if k.gen == m.sGen && k.n > 0 {
-				kept++
+	for _, tc := range []struct {
+		with, words string
+		inputs      []string
+		rewalks     bool // some walk from kept ends is made again
+	}{
+		{"with (the)? caption | caption | me too", "make me x y with the caption caption me too", []string{
+			"make me caption x caption y", "make caption me caption y", "make me me too x", "make me me too caption y",
+			"make x with caption y caption z", "make x caption caption", "make me x  caption y",
+			// Walks from 'make' after walks from 'make me': a literal right
+			// after the later start (the wildcard from there holds nothing),
+			// one after it, and the ends of each lead in order.
+			"make me caption x", "make me  with caption x caption y", "make me me too caption x with the caption y"}, false},
+		{"with (the)? caption | caption | me me", "make me me x y with the caption caption me", []string{
+			"make me me me x", "make me me me caption y", "make me x me me me y", "make me me me me x me me y"}, true},
+	} {
+		src := strings.Replace(keepGrammar, "WITH", tc.with, 1)
+		fast := mustCompile(t, src, Options{})
+		slow := mustCompile(t, src, Options{naive: true, WorkLimit: 1 << 22})
+		inputs := tc.inputs
+		words := strings.Fields(tc.words)
+		rng := rand.New(rand.NewPCG(6, 8))
+		for range 500 {
+			ws := []string{"make"}
+			for range 2 + rng.IntN(8) {
+				ws = append(ws, words[rng.IntN(len(words))])
 			}
+			inputs = append(inputs, strings.Join(ws, " "))
 		}
-		fast.release(m)
-	}
-	if kept == 0 || earlier == 0 {
-		t.Fatalf("%d ends kept, %d walks from kept ends from a later start: the test does not reach simpleKeep or simpleAfterKept", kept, earlier)
+		kept, earlier, rewalks := 0, 0, 0
+		for _, in := range inputs {
+			compareNaive(t, fast, slow, in)
+			m := fast.newMatcher(in, false)
+			k0, r0 := m.sKeptWalks, m.sRewalks
+			m.run()
+			earlier += m.sKeptWalks - k0
+			rewalks += m.sRewalks - r0
+			for _, k := range m.sRules {
+				if k.gen == m.sGen && k.n > 0 {
+					kept++
+				}
+			}
+			fast.release(m)
+		}
+		if kept == 0 || earlier == 0 || tc.rewalks && rewalks == 0 {
+			t.Fatalf("<With> = %s: %d ends kept, %d walks from kept ends from a later start, %d made again: the test does not reach simpleKeep, simpleAfterKept or the walk made again", tc.with, kept, earlier, rewalks)
+		}
 	}
 }
