@@ -508,7 +508,8 @@ func (p *parser) alt(end byte) *Alt {
 			}
 			p.partStk = append(p.partStk, ref)
 		case c == '$' && p.peekAt(1) == '(':
-			p.partStk = append(p.partStk, p.capture())
+			cp := p.capture()
+			p.partStk = append(p.partStk, cp)
 		case c == '(':
 			start := p.off
 			p.off++

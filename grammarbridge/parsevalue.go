@@ -246,7 +246,8 @@ func (p *parser) objectExpr() ValueExpr {
 		}
 		if strings.HasPrefix(p.src[p.off:], "...") {
 			p.off += 3
-			p.propStk = append(p.propStk, Property{Value: p.condExpr(), Spread: true})
+			v := p.condExpr() // before the stack is read: it may grow it
+			p.propStk = append(p.propStk, Property{Value: v, Spread: true})
 		} else {
 			kstart := p.off
 			var key string
@@ -264,7 +265,7 @@ func (p *parser) objectExpr() ValueExpr {
 			if p.peek() == ':' {
 				p.off++
 				p.space()
-				v := p.condExpr()
+				v := p.condExpr() // before the stack is read: it may grow it
 				p.propStk = append(p.propStk, Property{Key: key, Value: v})
 			} else if shorthandOK {
 				v := p.vars.new()

@@ -2,6 +2,7 @@ package grammarbridge
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +66,38 @@ func TestParseSlabsIndependent(t *testing.T) {
 	obj := start[1].Value.(*ObjectValue)
 	if len(obj.Props) != 2 || cap(obj.Props) != 2 || obj.Props[0].Key != "x" || obj.Props[1].Key != "y" {
 		t.Errorf("object properties: %+v (cap %d)", obj.Props, cap(obj.Props))
+	}
+
+	// Objects inside objects: each gathers its properties on the same
+	// stack above its parent's.
+	f, err = Parse("t.agr", `<Start> = $(x:wildcard) -> { a: { b: 1, c: { d: x } }, ...x, e: [{ f: x }, { g: 2, h: 3 }] };`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := func(v ValueExpr) string {
+		o := v.(*ObjectValue)
+		var ks []string
+		for _, p := range o.Props {
+			if p.Spread {
+				ks = append(ks, "...")
+			} else {
+				ks = append(ks, p.Key)
+			}
+		}
+		return strings.Join(ks, ",")
+	}
+	top := f.Rules[0].Alts[0].Value
+	a := top.(*ObjectValue).Props[0].Value
+	e := top.(*ObjectValue).Props[2].Value.(*ArrayValue)
+	for _, c := range []struct{ got, want string }{
+		{keys(top), "a,...,e"},
+		{keys(a), "b,c"},
+		{keys(a.(*ObjectValue).Props[1].Value), "d"},
+		{keys(e.Elems[0]), "f"},
+		{keys(e.Elems[1]), "g,h"},
+	} {
+		if c.got != c.want {
+			t.Errorf("keys %q, want %q", c.got, c.want)
+		}
 	}
 }
