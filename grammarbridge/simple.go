@@ -22,11 +22,13 @@ import le "encoding/binary"
 //
 // With a wildcard open, a rule whose alternatives all begin with a
 // literal or a group of keywords is walked the same way from every place
-// its first literals are found after the wildcard's start (each place is
-// a split of the wildcard): an end is then the place the wildcard ends
-// and the place the rule does. Such a walk is often made again, at the
-// same place or a later one, by other paths: the ends of a rule's first
-// walk are kept for the input and read by the later ones (simpleKeep).
+// its first literals are found after the wildcard's start, but inside an
+// earlier match of the same literal (skipInside; each place is a split of
+// the wildcard): an end is then the place the wildcard ends and the place
+// the rule does. Such a walk is often made again, at the same place or a
+// later one, by other paths: the ends of a rule's first walk are kept for
+// the input and read by the later ones (simpleKeep), unless it skipped a
+// place.
 //
 // The shared parts of a prefix-tree node (share.go) that leave no trail
 // (literals, keywords whose value is not used, simple parts), possibly
@@ -421,7 +423,8 @@ func (m *matcher) simpleKeep(r *crule) *simpleKeep {
 // simpleAfter lists the ends of simple rule r with wildcard w open: from
 // each place after the wildcard's start where an alternative's first
 // literal (or keyword) is found, as tryAlts and keywordsAfter would try
-// them (r.leads: one loop, no call for each).
+// them, places inside its earlier match skipped (r.leads: one loop, no
+// call for each).
 func (m *matcher) simpleAfter(r *crule, w wild) {
 	for i := range r.leads {
 		if i < len(m.sLeads) {
