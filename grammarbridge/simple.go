@@ -22,7 +22,7 @@ import le "encoding/binary"
 //
 // With a wildcard open, a rule whose alternatives all begin with a
 // literal or a group of keywords is walked the same way from every place
-// its first literals are found after the wildcard's start, but inside an
+// its first literals are found after the wildcard's start, except inside an
 // earlier match of the same literal (skipInside; each place is a split of
 // the wildcard): an end is then the place the wildcard ends and the place
 // the rule does. Such a walk is often made again, at the same place or a
