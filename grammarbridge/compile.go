@@ -232,11 +232,11 @@ type compiler struct {
 	nrules int     // rules and groups made so far
 
 	// lits holds the literal parts compiled so far by tokens and spacing
-	// (litKey): grammars repeat their words, and a copy shares the
+	// (the key literal builds in key): grammars repeat their words, and a copy shares the
 	// tokens, which nothing writes after compiling but for what their
 	// text decides (search ids).
 	lits  map[string]*cpart
-	key   []byte         // scratch for litKey
+	key   []byte         // scratch for lits' keys
 	texts map[string]any // implicit texts, boxed once
 
 	// What lives as long as the grammar comes from slabs (slab.go).
@@ -619,7 +619,8 @@ func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
 		r := c.newRule(name)
 		for _, ph := range phrases {
 			a := c.newAlt()
-			a.parts = append(c.cparts.make(1)[:0], literalPart(strings.Fields(ph), SpacingAuto))
+			a.parts = c.cparts.make(1)
+			a.parts[0] = literalPart(strings.Fields(ph), SpacingAuto)
 			a.implicit, a.text, a.textHash = implicitText, ph, hashValue(ph)
 			r.alts = append(r.alts, a)
 		}

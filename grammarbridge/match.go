@@ -281,7 +281,7 @@ type matcher struct {
 	sLeads     [maxKeptLeads + 1]int32 // where each lead's ends begin in the walk under way (simpleAfter)
 	sKeptWalks int                     // walks made from an earlier walk's ends (simpleAfterKept), for tests
 	sRewalks   int                     // walks from kept ends made again in full (simple), for tests
-	skipped    bool                    // a search after a wildcard skipped a place inside a match (skipInside)
+	skipped    bool                    // a search after a wildcard skipped a place inside a match since simple cleared it (skipInside)
 	// The ends of walks with a wildcard open, kept for this input:
 	// sRules holds, for a rule, the first place its walk started and
 	// where in sEnds its ends are (valid when gen is sGen); sTab holds,

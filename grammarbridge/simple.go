@@ -314,8 +314,7 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 			}
 			return true
 		}
-		skipped := m.skipped
-		m.skipped = false
+		m.skipped = false // a walk does not reach another simple (simpleParts steps nothing)
 		if k != nil && k.gen == m.sGen && k.leads && m.asciiState == 1 {
 			if m.simpleAfterKept(p.rule, w, k); m.skipped && m.err == nil {
 				m.sRewalks++
@@ -325,9 +324,7 @@ func (m *matcher) simple(c int32, a *calt, i int, p *cpart, pos int, w wild) boo
 		} else {
 			m.simpleAfter(p.rule, w)
 		}
-		clean := !m.skipped
-		m.skipped = m.skipped || skipped
-		if end := len(m.sEnds); k != nil && clean && end <= maxSimpleKept && m.err == nil {
+		if end := len(m.sEnds); k != nil && !m.skipped && end <= maxSimpleKept && m.err == nil {
 			// Kept where they are: sEnds[base:end] is not given back.
 			k.gen, k.w0, k.from, k.n = m.sGen, int32(w.start), int32(base), int32(end-base)
 			if k.leads = len(p.rule.leads) <= maxKeptLeads; k.leads {
