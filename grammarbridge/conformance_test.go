@@ -129,8 +129,9 @@ func checkHashes(t *testing.T, g *Grammar, in string) {
 	m := g.newMatcher(in, false)
 	defer g.release(m)
 	m.run()
-	for _, r := range m.results {
-		v := r.v
+	for i := range m.results {
+		r := &m.results[i]
+		v := decodeJSON(t, m.resultValue(r))
 		if r.hash != hashValue(v) {
 			t.Fatalf("%q: built hash %x, hashValue %x for %s", in, r.hash, hashValue(v), Canonical(v))
 		}

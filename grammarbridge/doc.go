@@ -19,9 +19,9 @@
 //     with TypeAgent's separator, case and wildcard rules. Rule outcomes are
 //     memoized per input position (with or without a wildcard open), and a
 //     work limit (Options.WorkLimit) turns any run-away match into
-//     ErrWorkLimit. Values are plain Go values: *Object (properties in the
-//     order the grammar wrote them), []any, string, float64, bool and nil;
-//     Plain turns objects into map[string]any.
+//     ErrWorkLimit. Values are JSON text (json.RawMessage), written as
+//     JSON.stringify writes them: properties in the order the grammar
+//     wrote them; Canonical sorts the keys.
 //   - Grammar.Best returns the best match by TypeAgent's ranking, and, when
 //     nothing matches, a *NoMatchError saying what the grammar would have
 //     accepted at the furthest point reached (Grammar.Explain).

@@ -4,8 +4,8 @@ package grammarbridge
 // per-match slices that hold no Go pointers (no heap allocation, no GC
 // write barrier), with their hash and stats. A rule's value inside a
 // parse, and the outcomes a memoized rule compares, are built there; a
-// parse's top-level value is written as a plain value straight from its
-// frame (plain.go), and an arena value inside it is copied then.
+// parse's top-level value is written as JSON straight from its frame
+// (jsonvalue.go), and an arena value inside it is written from there.
 
 import (
 	"math"
@@ -45,8 +45,10 @@ type vprop struct {
 	kmul uint64 // the key's hash times 31, as the object hash uses it
 	lsum uint64 // vkLit: the property's whole term of the hash
 	x    *vexpr // its value, when neither
-	name string // in a vop: the key (topObj reads it without a table)
-	lit  any    // in a vop, vkLit: the literal
+	// In an object's vop: pre is the property's key as JSON with a comma
+	// before it and a colon after (`,"key":`), and whole, for a literal,
+	// the whole property (`,"key":"text"`): topObj writes them.
+	pre, whole string
 }
 
 // valueTables holds the constants the compiled value expressions refer to
@@ -56,8 +58,11 @@ type valueTables struct {
 	oneVar   []bool   // by alternative id: altVal.oneVar, for topValue's test of every rule it enters
 	lits     []any    // boxed once; lits[0] is nil
 	litHash  []uint64
+	litJSON  []byte // the literals as JSON, one after another
+	litFrag  []frag // by literal: its JSON in litJSON
 	keys     []string
 	keyHash  []uint64
+	keyJSON  []string         // by key: `,"key":`, as pre
 	keyIndex map[string]int32 // while compiling
 	slab     []vexpr          // while compiling
 	nibs     [][4][16]uint16  // while compiling: vop.byNib's slab
@@ -66,6 +71,9 @@ type valueTables struct {
 func (t *valueTables) lit(v any) int32 {
 	t.lits = append(t.lits, v)
 	t.litHash = append(t.litHash, hashValue(v))
+	o := len(t.litJSON)
+	t.litJSON = appendJSON(t.litJSON, v, false)
+	t.litFrag = append(t.litFrag, frag{uint32(o) | fragLits, uint32(len(t.litJSON) - o)})
 	return int32(len(t.lits) - 1)
 }
 
@@ -78,6 +86,7 @@ func (t *valueTables) key(k string) int32 {
 	}
 	t.keys = append(t.keys, k)
 	t.keyHash = append(t.keyHash, hashString(k))
+	t.keyJSON = append(t.keyJSON, string(append(appendJSONString([]byte{','}, k), ':')))
 	t.keyIndex[k] = int32(len(t.keys) - 1)
 	return int32(len(t.keys) - 1)
 }
@@ -95,12 +104,6 @@ type altVal struct {
 	v      nval  // avConst
 	ops    []vop // avExpr: the last one builds the value
 	alt    *calt // avEval
-	// roomObjs and roomProps are the most objects and properties its
-	// ops take, when they are several (nested literals; an object and
-	// its outer one alone are topObj's) and fit a pair of chunks:
-	// topValue makes room for all of them before the first, so that the
-	// value is not split (see chunkObjs).
-	roomObjs, roomProps int32
 }
 
 // vop builds one object or array literal from slots and literals only,
@@ -138,6 +141,9 @@ type vop struct {
 	// the place of this op's value in it.
 	outer    *vop
 	outerArg int32
+	// head and tail are the outer object's JSON before and after this
+	// op's value: `{"actionName":"send","parameters":` and `}`.
+	head, tail string
 }
 
 // topHow is how topValue writes an op's value.
@@ -192,7 +198,6 @@ func (g *Grammar) compileValues() {
 				t.flatten(x, &av.ops, &next)
 				av.ntemp = next - av.nslots - 1
 				fuseOuter(av.ops)
-				av.roomObjs, av.roomProps = valueRoom(av.ops)
 			}
 		}
 		av.clear = av.nslots >= 63 || av.how == avEval
@@ -243,10 +248,12 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 	for i := range op.props {
 		p := &op.props[i]
 		if x.kind == vkObj {
-			p.name = t.keys[p.key]
+			p.pre = t.keyJSON[p.key]
+			if p.kind == vkLit {
+				p.whole = p.pre + string(t.fragText(t.litFrag[p.arg]))
+			}
 		}
 		if p.kind == vkLit {
-			p.lit = t.lits[p.arg]
 			op.lsum += p.lsum
 		}
 		// A literal, a temporary slot, a slot from 63 on (which share the
@@ -300,33 +307,6 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 	return op.dst
 }
 
-// valueRoom returns the most objects and properties ops take (topValue),
-// or zeros when they are one op, an object and its outer one (topObj
-// makes their room, with the properties it writes counted), or more than
-// a pair of chunks holds.
-func valueRoom(ops []vop) (objs, props int32) {
-	if len(ops) < 2 || len(ops) == 2 && ops[0].outer != nil {
-		return 0, 0
-	}
-	for i := range ops {
-		op := &ops[i]
-		if op.top == topArray {
-			continue
-		}
-		objs++
-		props += int32(len(op.props))
-		if op.outer != nil { // topObj writes it too, and the value is done
-			objs++
-			props += int32(len(op.outer.props))
-			break
-		}
-	}
-	if objs > chunkObjs || props > maxChunkProps {
-		return 0, 0
-	}
-	return objs, props
-}
-
 // fuseOuter sets vop.outer when the last of ops is an object of
 // literals and of the value of the op before it, which reads
 // variables: { actionName: "send", parameters: { to: t, ... } }, the
@@ -352,7 +332,25 @@ func fuseOuter(ops []vop) {
 	}
 	if arg >= 0 {
 		in.outer, in.outerArg = last, arg
+		// The outer object's properties but the value as topObj writes
+		// them, with a comma before each, and the first comma the brace.
+		var head, tail []byte
+		for _, p := range last.props[:arg] {
+			head = append(head, p.whole...)
+		}
+		head = append(head, last.props[arg].pre...)
+		head[0] = '{'
+		for _, p := range last.props[arg+1:] {
+			tail = append(tail, p.whole...)
+		}
+		in.head, in.tail = string(head), string(append(tail, '}'))
 	}
+}
+
+// fragText returns the JSON of a literal's frag.
+func (t *valueTables) fragText(f frag) []byte {
+	o := f.off &^ fragSrc
+	return t.litJSON[o : o+f.n]
 }
 
 // newNib allocates a table of vop.byNib from a slab.
@@ -467,8 +465,8 @@ const (
 
 // nval is a value in the arena with the stats of what built it and its
 // hash (equal to hashValue of the plain value it stands for). A text's
-// also has its entry in matcher.strCache (ts, plus one), where its boxed
-// value is kept: topValue reads it without a look at the node.
+// also has its entry in matcher.strCache (ts, plus one), where its JSON
+// is kept: topValue reads it without a look at the node.
 type nval struct {
 	n  int32
 	ts int32
@@ -491,10 +489,11 @@ func (m *matcher) resetArena() {
 	m.vals = m.vals[:0]
 	if m.strCache == nil {
 		m.strCache = new([strCacheSize]strEntry)
-		m.plain.top = new(topFrame)
+		m.js.top = new(topFrame)
 	}
 	m.clearStrCache()
-	m.plain.top.resume = 0
+	m.js.top.resume = 0
+	m.js.scratch, m.js.texts, m.js.plain = m.js.scratch[:0], m.js.texts[:0], 0
 }
 
 // litNode is the node of literal i (Grammar.vt.lits[i]): literals are not
@@ -621,9 +620,6 @@ func (m *matcher) evalArr(elems []vprop, fs []nval, bound uint64) nval {
 	return nval{n: m.newNode(node{kind: nArr, a: int32(start), b: int32(len(elems))}), st: st, h: mix64(h)}
 }
 
-// mat turns one arena value into a plain Go value (plainNode).
-func (m *matcher) mat(n int32) any { return m.plainNode(&m.plain, n) }
-
 // eqNV reports whether arena value n equals plain value v (equalValue).
 func (m *matcher) eqNV(n int32, v any) bool {
 	nd := m.nodeAt(n)
@@ -714,27 +710,27 @@ func (m *matcher) eqNN(a, b int32) bool {
 
 // strCacheSize is the number of entries of the matcher's cache of
 // wildcard texts (a power of two, at most 256: strUsed holds uint8). Every
-// text a value is built from takes an entry (its node, its box), and one
-// that another text took meanwhile is boxed again: with 64 entries
-// code-editor boxed 1042 texts for 509 distinct ones (2 allocations an
-// input more), email 124 for 114; with 256, 747 and 114.
+// text a value is built from takes an entry (its node, its JSON), and one
+// that another text took meanwhile is written again: with 64 entries
+// code-editor wrote 1042 texts for 509 distinct ones, email 124 for
+// 114; with 256, 747 and 114 (counted when they were boxed Go strings).
 const strCacheSize = 256
 
 // strEntry caches, for the input's text a:b (key a<<32|b, plus 1; 0 is
-// empty), its arena node once made (node != 0) and its boxed value once
-// made (v != nil); its hash and UTF-16 length are computed with the first
-// of the two made (valid when either is).
+// empty), its arena node once made (node != 0) and its JSON once written
+// (f.n != 0); its hash and UTF-16 length are computed with the first of
+// the two made (valid when either is).
 type strEntry struct {
 	key  uint64
 	h    uint64
 	u16  int32
 	node int32
-	v    any
+	f    frag
 }
 
 // strAt returns the cache entry of the input's text a:b, emptied when it
 // held another text. The same wildcard text is in many parses and results
-// (or several times in one): it is hashed, measured and boxed once.
+// (or several times in one): it is hashed, measured and written once.
 func (m *matcher) strAt(a, b int32) *strEntry {
 	key := uint64(a)<<32 | uint64(b) + 1
 	i := (uint64(a)*31 + uint64(b)) & (strCacheSize - 1)
@@ -748,18 +744,8 @@ func (m *matcher) strAt(a, b int32) *strEntry {
 	return e
 }
 
-// reset empties e for the text of key (0: for none). The fields are
-// written one by one: assigning the whole struct, which holds a pointer,
-// is a bulk write barrier while the collector marks (runtime.wbZero, which
-// looks up the struct's span and pointer bitmap: 4 % of image's time in
-// strAt and clearStrCache), where clearing the box is one pointer write,
-// and none when there is no box.
-func (e *strEntry) reset(key uint64) {
-	e.key, e.h, e.u16, e.node = key, 0, 0, 0
-	if e.v != nil {
-		e.v = nil
-	}
-}
+// reset empties e for the text of key (0: for none).
+func (e *strEntry) reset(key uint64) { *e = strEntry{key: key} }
 
 // strVal returns the arena value of the input's text a:b, with its hash
 // and stats. Its node is made once and cached: the same wildcard text is
@@ -767,7 +753,7 @@ func (e *strEntry) reset(key uint64) {
 func (m *matcher) strVal(a, b int32) nval {
 	e := m.strAt(a, b)
 	if e.node == 0 {
-		if e.v == nil {
+		if e.f.n == 0 {
 			s := m.in[a:b]
 			e.h, e.u16 = hashString(s), int32(m.utf16Len(s))
 		}
@@ -805,7 +791,7 @@ func (m *matcher) utf16Len(s string) int {
 	return utf16Len(s)
 }
 
-// clearStrCache empties the entries of the boxed-text cache in use.
+// clearStrCache empties the entries of the text cache in use.
 func (m *matcher) clearStrCache() {
 	for _, i := range m.strUsed {
 		m.strCache[i].reset(0)

@@ -2,6 +2,7 @@ package grammarbridge
 
 import (
 	le "encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -12,10 +13,13 @@ import (
 
 // Match is one distinct value that a grammar gives an input.
 type Match struct {
-	// Value is a plain Go value: *Object (an object, properties in the
-	// order the grammar wrote them), []any, string, float64, bool or nil.
-	// Plain turns objects into map[string]any.
-	Value any
+	// Value is the value as JSON, written as JSON.stringify writes it:
+	// object properties in the order the grammar wrote them, undefined
+	// ones left out, numbers as JavaScript prints them. Decode it with
+	// encoding/json (into a struct of the action's fields, or an any);
+	// Canonical gives the form with keys sorted. The matcher never
+	// writes it again: it can be kept.
+	Value json.RawMessage
 	// MatchedValues is TypeAgent's matchedValueCount: how many captured
 	// values the value was built from (wildcards, numbers, and the default
 	// literal values of captured rules; literals written after "->" count
@@ -115,8 +119,7 @@ func (g *Grammar) Best(input string) (Match, error) {
 		}
 		if len(m.results) > 0 {
 			r := &m.results[0]
-			best := Match{Value: r.v, MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
-			m.dropResults()
+			best := Match{Value: m.resultValue(r), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
 			g.release(m)
 			return best, nil
 		}
@@ -229,45 +232,40 @@ type matcher struct {
 	err   error
 
 	results []result
-	// bestOnly keeps only the best result (Best): record gives back the
-	// room of every value that does not rank strictly better than it.
-	bestOnly bool
-	// resultsGen is plainBufs.made when the match began, and
-	// staleResults how many entries of results, past its length, may
-	// still hold values (see dropResults).
-	resultsGen   uint32
-	staleResults int
-	memo         map[memoKey]int   // -> index in entries, when memoTab is too big
-	memoTab      []uint64          // (rule, pos, open) -> gen<<32 | entries index
-	gen          uint32            // generation of memoTab entries for this input
-	lower        []byte            // the input lower-cased (only its ASCII letters when it is not ASCII; reused)
-	asciiState   uint8             // 0 unknown, 1 the input is ASCII, 2 it is not
-	lowerPad     []byte            // lower and 8 more bytes (of no meaning)
-	pairsDone    bool              // pairs is filled for this input
-	occ          occLists          // places of the searched tokens (occur.go)
-	pairs        [pairWords]uint64 // hashed set of lower's byte pairs (pairHash), for long searches
-	sm           succMemo          // parses found from states (succ.go)
-	succ         int               // successes so far: results recorded and outcomes collected
-	busyHits     int               // rules found busy (left recursion): failures then are not final
-	serial       int32             // last continuation serial
-	entries      []memoEntry       // reused across inputs
-	nent         int               // entries in use
-	segs         []event           // trail segments of pending outcomes
-	conts        []cont            // continuation arena, used LIFO
-	shareOuts    []shareOut        // ways shared prefixes matched (share.go), used LIFO
-	shareSegs    []event           // their trail segments
-	shareCols    []shareCol        // collections of ways under way, LIFO
-	shareActive  int               // tryAlts calls exploring a prefix tree
-	silent       int               // > 0 inside a silent rule part: no events are pushed
-	ctop         int               // conts in use
-	plain        plainBufs         // chunks plain values are taken from (plain.go)
-	slotBuf      []nval            // scratch for build
-	nodes        []node            // the value arena (lazy.go)
-	kids         []kid
-	vals         []any
-	strCache     *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
-	strUsed      []uint8                 // its entries in use
-	keys         []rankKey               // the result index while matching, then the ranking keys (result.go)
+	// bestOnly keeps only the best result (Best): record keeps no
+	// value that does not rank strictly better than it.
+	bestOnly    bool
+	memo        map[memoKey]int   // -> index in entries, when memoTab is too big
+	memoTab     []uint64          // (rule, pos, open) -> gen<<32 | entries index
+	gen         uint32            // generation of memoTab entries for this input
+	lower       []byte            // the input lower-cased (only its ASCII letters when it is not ASCII; reused)
+	asciiState  uint8             // 0 unknown, 1 the input is ASCII, 2 it is not
+	lowerPad    []byte            // lower and 8 more bytes (of no meaning)
+	pairsDone   bool              // pairs is filled for this input
+	occ         occLists          // places of the searched tokens (occur.go)
+	pairs       [pairWords]uint64 // hashed set of lower's byte pairs (pairHash), for long searches
+	sm          succMemo          // parses found from states (succ.go)
+	succ        int               // successes so far: results recorded and outcomes collected
+	busyHits    int               // rules found busy (left recursion): failures then are not final
+	serial      int32             // last continuation serial
+	entries     []memoEntry       // reused across inputs
+	nent        int               // entries in use
+	segs        []event           // trail segments of pending outcomes
+	conts       []cont            // continuation arena, used LIFO
+	shareOuts   []shareOut        // ways shared prefixes matched (share.go), used LIFO
+	shareSegs   []event           // their trail segments
+	shareCols   []shareCol        // collections of ways under way, LIFO
+	shareActive int               // tryAlts calls exploring a prefix tree
+	silent      int               // > 0 inside a silent rule part: no events are pushed
+	ctop        int               // conts in use
+	js          jsonBufs          // the buffers values are written in (jsonvalue.go)
+	slotBuf     []nval            // scratch for build
+	nodes       []node            // the value arena (lazy.go)
+	kids        []kid
+	vals        []any
+	strCache    *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
+	strUsed     []uint8                 // its entries in use
+	keys        []rankKey               // the result index while matching, then the ranking keys (result.go)
 
 	// The walk of simple rule parts (simple.go): the ends listed (a
 	// stack: the caller goes on from its own, m.sEnds[base:end], and
@@ -322,7 +320,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	}
 	m.work, m.err, m.nent, m.ctop, m.asciiState = 0, nil, 0, 0, 0
 	m.results, m.bestOnly = m.results[:0], false
-	m.resultsGen = m.plain.made()
+	m.js.startInput()
 	m.segs = m.segs[:0]
 	m.lowerInput()
 	m.shareOuts, m.shareSegs, m.shareCols, m.shareActive, m.silent = m.shareOuts[:0], m.shareSegs[:0], m.shareCols[:0], 0, 0

@@ -1,15 +1,16 @@
 package grammarbridge
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 )
 
-// Object is a JSON object in a match value. Its properties keep the order
-// in which the value expression wrote them, as JavaScript's objects do and
-// as JSON.stringify writes them; keys are unique. Match values hold
-// objects as *Object, so that a whole value costs a few allocations rather
-// than a map per object (use Plain for map[string]any).
+// Object is a JSON object as the value expressions' evaluator computes
+// it (operators, spreads), before the value is written as a Match's
+// JSON. Its properties keep the order in which the value expression
+// wrote them, as JavaScript's objects do and as JSON.stringify writes
+// them; keys are unique.
 type Object struct {
 	Props []Prop
 }
@@ -61,10 +62,10 @@ func (o *Object) MarshalJSON() ([]byte, error) {
 	return appendJSON(nil, o, false), nil
 }
 
-// Plain returns a match value with every *Object replaced by a
-// map[string]any, for code that wants Go's generic JSON form (what
-// encoding/json decodes into). Other values are returned as they are;
-// slices are copied only when they hold an object.
+// Plain returns a value with every *Object replaced by a map[string]any,
+// Go's generic JSON form (what encoding/json decodes into). Other values
+// are returned as they are; slices are copied only when they hold an
+// object. A Match's Value is JSON: decode it with encoding/json.
 func Plain(v any) any {
 	switch v := v.(type) {
 	case *Object:
@@ -96,6 +97,15 @@ func isComposite(v any) bool {
 // null, as JSON.stringify does.
 func appendJSON(b []byte, v any, canonical bool) []byte {
 	switch v := v.(type) {
+	case json.RawMessage:
+		if !canonical {
+			return append(b, v...)
+		}
+		var x any
+		if json.Unmarshal(v, &x) != nil {
+			return append(b, "null"...)
+		}
+		return appendJSON(b, x, true)
 	case nil:
 		return append(b, "null"...)
 	case bool:

@@ -19,27 +19,14 @@ func TestObjectOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obj, ok := m.Value.(*Object)
-	if !ok {
-		t.Fatalf("value is %T, want *Object", m.Value)
-	}
-	var keys []string
-	for _, p := range obj.Props {
-		keys = append(keys, p.Key)
-	}
-	if want := []string{"zeta", "alpha", "list"}; !reflect.DeepEqual(keys, want) {
-		t.Errorf("keys %v, want %v", keys, want)
-	}
-	js, err := json.Marshal(m.Value)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"zeta":"play","alpha":{"track":"Yesterday","artist":"the Beatles"},"list":["the Beatles",2,"Yesterday"]}`; string(js) != want {
+	js := string(m.Value)
+	if want := `{"zeta":"play","alpha":{"track":"Yesterday","artist":"the Beatles"},"list":["the Beatles",2,"Yesterday"]}`; js != want {
 		t.Errorf("JSON %s\nwant %s", js, want)
 	}
 	if want := `{"alpha":{"artist":"the Beatles","track":"Yesterday"},"list":["the Beatles",2,"Yesterday"],"zeta":"play"}`; Canonical(m.Value) != want {
 		t.Errorf("Canonical %s\nwant %s", Canonical(m.Value), want)
 	}
+	obj := &Object{Props: []Prop{{"zeta", "play"}, {"alpha", &Object{Props: []Prop{{"track", "Yesterday"}, {"artist", "the Beatles"}}}}, {"list", []any{"the Beatles", 2.0, "Yesterday"}}}}
 	if v, ok := obj.Get("zeta"); !ok || v != "play" {
 		t.Errorf(`Get("zeta") = %v, %v`, v, ok)
 	}
@@ -51,8 +38,14 @@ func TestObjectOrder(t *testing.T) {
 		"alpha": map[string]any{"track": "Yesterday", "artist": "the Beatles"},
 		"list":  []any{"the Beatles", 2.0, "Yesterday"},
 	}
-	if got := Plain(m.Value); !reflect.DeepEqual(got, want) {
+	if got := Plain(obj); !reflect.DeepEqual(got, want) {
 		t.Errorf("Plain = %#v\nwant %#v", got, want)
+	}
+	if got := decodeJSON(t, m.Value); !reflect.DeepEqual(got, want) {
+		t.Errorf("decoded = %#v\nwant %#v", got, want)
+	}
+	if b, _ := obj.MarshalJSON(); string(b) != js {
+		t.Errorf("MarshalJSON %s\nwant %s", b, js)
 	}
 }
 

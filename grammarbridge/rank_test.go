@@ -104,9 +104,10 @@ func TestResultIndex(t *testing.T) {
 	} {
 		m := &matcher{g: &Grammar{}, in: in}
 		m.resetArena()
+		m.js.startInput()
 		// Results are the texts in[i:i+10], of which only ten differ.
 		for i := range 300 {
-			n := m.mat(m.newNode(node{kind: nStr, a: int32(i), b: int32(i + 10)}))
+			n := m.nodeFrag(m.newNode(node{kind: nStr, a: int32(i), b: int32(i + 10)}))
 			if j := m.insertResult(n, hash(i%10), 0); i < 10 && j != -1 || i >= 10 && j != i%10 {
 				t.Fatalf("text %d: found %d", i, j)
 			}
@@ -116,7 +117,7 @@ func TestResultIndex(t *testing.T) {
 		}
 		// And 500 numbers that all differ.
 		for i := range 500 {
-			n := any(float64(i))
+			n := m.numFrag(float64(i))
 			h := hash(i)
 			if j := m.insertResult(n, h, 0); j != -1 {
 				t.Fatalf("number %d: found %d", i, j)
@@ -129,13 +130,14 @@ func TestResultIndex(t *testing.T) {
 		// kept: the index is built again at linearResults results.
 		m.ranked()
 		m.results = m.results[:0]
+		m.js.startInput()
 		for i := range 40 {
-			if j := m.insertResult(any(float64(i)), hash(i), 0); j != -1 {
+			if j := m.insertResult(m.numFrag(float64(i)), hash(i), 0); j != -1 {
 				t.Fatalf("next input, number %d: found %d", i, j)
 			}
 		}
 		for i := range 40 {
-			if j := m.insertResult(any(float64(i)), hash(i), 0); j != i {
+			if j := m.insertResult(m.numFrag(float64(i)), hash(i), 0); j != i {
 				t.Fatalf("next input, number %d again: found %d", i, j)
 			}
 		}
@@ -163,18 +165,21 @@ func TestFoundAgain(t *testing.T) {
 		// More results than the index's first size.
 		{[]find{{"a", 9}, {"b", 8}, {"c", 8}, {"d", 8}, {"e", 8}, {"f", 8}, {"g", 8}, {"h", 8}, {"i", 8}, {"j", 8}, {"a", 8}, {"i", 2}}, "i b c d e f g h j a"},
 	} {
-		m := &matcher{g: &Grammar{}}
+		m := &matcher{g: &Grammar{}, in: "abcdefghij"}
 		m.resetArena()
+		m.js.startInput()
 		for k, f := range c.finds {
 			m.work = 10 * (k + 1)
 			st := mkStats(1, f.wild)
-			if i := m.insertResult(f.v, hashValue(f.v), st); i >= 0 {
+			a := int32(f.v[0] - 'a')
+			v := m.nodeFrag(m.newNode(node{kind: nStr, a: a, b: a + 1}))
+			if i := m.insertResult(v, hashValue(f.v), st); i >= 0 {
 				m.foundAgain(i, st)
 			}
 		}
 		var got []string
 		for _, r := range m.ranked() {
-			got = append(got, r.Value.(string))
+			got = append(got, strings.Trim(string(r.Value), `"`))
 		}
 		if s := strings.Join(got, " "); s != c.want {
 			t.Errorf("%v: ranked %s, want %s", c.finds, s, c.want)

@@ -5,6 +5,7 @@ package grammarbridge
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"unicode/utf8"
 )
@@ -100,11 +101,11 @@ func (m *matcher) expectParts(pos int, a *calt, seen map[*crule]bool) {
 
 // result is one distinct value and its best rank.
 type result struct {
-	v     any // the plain value
-	st    stats
-	order int
-	hash  uint64  // of the value
-	key   rankKey // its place in the ranking (resultKey)
+	chunk, off, n uint32 // its JSON: n bytes from off in chunk m.js.outs[chunk] (resultValue)
+	st            stats
+	order         int
+	hash          uint64  // of the value
+	key           rankKey // its place in the ranking (resultKey)
 }
 
 // resultKey returns the ranking key (rankKey) of result i, of stats st,
@@ -125,10 +126,10 @@ func resultKey(st stats, i int) rankKey {
 const slowRank = ^rankKey(0)
 
 // record builds the value of the parse on the trail and adds it to the
-// results. The value is written as a plain value at once (plain.go),
-// straight from the trail's events when its top-level frame's value is
-// object and array literals (topValue): a value already found gives back
-// the room it took.
+// results. The value is written as JSON at once (jsonvalue.go), straight
+// from the trail's events when its top-level frame's value is object and
+// array literals (topValue), in the scratch buffer: a new value is
+// copied to the results'.
 func (m *matcher) record() {
 	m.keepTrail() // for the success memo (succ.go)
 	m.succ++
@@ -136,12 +137,17 @@ func (m *matcher) record() {
 	if m.g.recordHook != nil {
 		m.g.recordHook(m)
 	}
+	if len(m.js.texts) >= maxJSONBuf/2 {
+		// Not reached by any input the work limit lets through; a
+		// frag's offset has 30 bits.
+		m.err = fmt.Errorf("grammar match: values of more than %d bytes: %w", maxJSONBuf/2, ErrWorkLimit)
+		return
+	}
 	mark := len(m.nodes)
 	kmark, vmark := len(m.kids), len(m.vals)
 	trail := m.tbuf[:m.tn]
-	b := &m.plain
-	saved := b.mark()
-	var v any
+	m.js.scratch = m.js.scratch[:0]
+	var f frag
 	var h uint64
 	var st stats
 	var top *altVal
@@ -152,45 +158,51 @@ func (m *matcher) record() {
 		// The common case: one top-level frame, whose value is object
 		// and array literals.
 		var end int
-		if v, h, st, end = m.topValue(trail, top); end+1 < len(trail) {
-			b.release(saved)
-			v, h, st = m.recordSlow(b, trail[end+1:])
+		if f, h, st, end = m.topValue(trail, top); end+1 < len(trail) {
+			m.js.scratch = m.js.scratch[:0]
+			f, h, st = m.recordSlow(trail[end+1:])
 		}
 	} else {
-		v, h, st = m.recordSlow(b, trail)
+		f, h, st = m.recordSlow(trail)
 	}
 	if m.bestOnly {
-		if m.keepBest(v, h, st) {
+		if m.keepBest(f, h, st) {
 			return
 		}
-	} else if i := m.insertResult(v, h, st); i < 0 {
+	} else if i := m.insertResult(f, h, st); i < 0 {
 		return
 	} else {
 		m.foundAgain(i, st)
 	}
 	// A duplicate, or (Best) a value that does not rank better than the
-	// one kept.
-	b.release(saved) // give back what the value took
-	// The arena's nodes of this parse are no longer needed. Those of a
-	// result kept are: its wildcard texts' nodes are cached.
+	// one kept: the arena's nodes of this parse are no longer needed.
+	// Those of a result kept are: its wildcard texts' nodes are cached.
 	m.dropNodes(mark)
 	m.kids = m.kids[:kmark]
 	clear(m.vals[vmark:])
 	m.vals = m.vals[:vmark]
 }
 
-// keepBest keeps value v (hash h, stats st) as the only result when it
+// keepBest keeps value f (hash h, stats st) as the only result when it
 // ranks strictly better than the one kept, or none is, and reports
 // whether it did. This gives Best what Match's first result is: Match
 // ranks a value by the best stats any of its parses had, then by when
 // the first parse with those stats was found, so its first result is
 // the value of the first parse whose stats rank best. The values of the
-// others are not kept, compared or ranked, and their room is given back.
-func (m *matcher) keepBest(v any, h uint64, st stats) bool {
+// others are not kept, compared or ranked.
+func (m *matcher) keepBest(f frag, h uint64, st stats) bool {
 	if len(m.results) > 0 && !better(st, m.results[0].st) {
 		return false
 	}
-	m.results = append(m.results[:0], result{v: v, st: st, order: m.work, hash: h})
+	if len(m.results) > 0 {
+		// The value kept before is not returned: its room is taken
+		// again when it is the chunk's last.
+		if r := &m.results[0]; int(r.chunk) == len(m.js.outs)-1 && int(r.off+r.n) == len(m.js.out) {
+			m.js.out = m.js.out[:r.off]
+		}
+	}
+	c, o := m.keep(f)
+	m.results = append(m.results[:0], result{chunk: c, off: o, n: f.n, st: st, order: m.work, hash: h})
 	return true
 }
 
@@ -207,13 +219,14 @@ func (m *matcher) foundAgain(i int, st stats) {
 // recordSlow writes the value of the parse on trail (record) through
 // the arena, for the top-level frames topValue does not take (more
 // variables than its slots, values the evaluator computes): the value of
-// its last top-level frame, built in the arena, then copied.
-func (m *matcher) recordSlow(b *plainBufs, trail []event) (any, uint64, stats) {
+// its last top-level frame, built in the arena, then written (undefined
+// is written as null).
+func (m *matcher) recordSlow(trail []event) (frag, uint64, stats) {
 	out := m.build(trail)
 	if out.n == undefNode {
-		return nil, hashNil, out.st
+		return m.g.vt.litFrag[0], hashNil, out.st
 	}
-	return m.plainNode(b, out.n), out.h, out.st
+	return m.nodeFrag(out.n), out.h, out.st
 }
 
 // insertResult adds value v (hash h, stats st) as a new result, found
@@ -223,45 +236,46 @@ func (m *matcher) recordSlow(b *plainBufs, trail []event) (any, uint64, stats) {
 // 58.6 results of 58.6 parses an input). This is the common case, with
 // room for the result, no hash alike and no index to build: it makes no
 // call, and keeps its state in registers. The rest is insertSlow's.
-func (m *matcher) insertResult(v any, h uint64, st stats) int {
+func (m *matcher) insertResult(f frag, h uint64, st stats) int {
 	rs := m.results
 	k := len(rs)
 	if k >= cap(rs) {
-		return m.insertSlow(v, h, st)
+		return m.insertSlow(f, h, st)
 	}
 	if k < linearResults-1 {
 		for i := range rs {
 			if rs[i].hash == h {
-				return m.insertSlow(v, h, st)
+				return m.insertSlow(f, h, st)
 			}
 		}
 	} else {
 		// The last result compared one by one, then the index built.
 		t := m.keys
 		if k < linearResults || 2*(k+1) > len(t) {
-			return m.insertSlow(v, h, st)
+			return m.insertSlow(f, h, st)
 		}
 		mask := uint64(len(t) - 1)
 		tag := h >> 32 << 32
 		j := h & mask
 		for ; t[j] != 0; j = (j + 1) & mask {
 			if uint64(t[j])&^(1<<32-1) == tag {
-				return m.insertSlow(v, h, st)
+				return m.insertSlow(f, h, st)
 			}
 		}
 		t[j] = rankKey(tag | uint64(k+1))
 	}
 	r := &rs[:k+1][k]
-	r.v = v
+	r.chunk, r.off = m.keep(f)
+	r.n = f.n
 	r.st, r.order, r.hash, r.key = st, m.work, h, resultKey(st, k)
-	m.results = m.results[:k+1] // its length only: no write barrier
+	m.results = m.results[:k+1]
 	return -1
 }
 
 // insertSlow is insertResult for the first results (compared one by
 // one), a hash like another's, the results' slice full or the index
 // half full.
-func (m *matcher) insertSlow(v any, h uint64, st stats) int {
+func (m *matcher) insertSlow(f frag, h uint64, st stats) int {
 	rs := m.results
 	k := len(rs)
 	var t []rankKey
@@ -269,7 +283,7 @@ func (m *matcher) insertSlow(v any, h uint64, st stats) int {
 	tag := h >> 32 << 32
 	if k < linearResults {
 		for i := range rs {
-			if rs[i].hash == h && equalValue(v, rs[i].v) {
+			if rs[i].hash == h && m.sameValue(f, &rs[i]) {
 				return i
 			}
 		}
@@ -278,13 +292,14 @@ func (m *matcher) insertSlow(v any, h uint64, st stats) int {
 		mask := uint64(len(t) - 1)
 		for j = h & mask; t[j] != 0; j = (j + 1) & mask {
 			if e := uint64(t[j]); e&^(1<<32-1) == tag {
-				if i := int(uint32(e)) - 1; rs[i].hash == h && equalValue(v, rs[i].v) {
+				if i := int(uint32(e)) - 1; rs[i].hash == h && m.sameValue(f, &rs[i]) {
 					return i
 				}
 			}
 		}
 	}
-	m.results = append(rs, result{v: v, st: st, order: m.work, hash: h, key: resultKey(st, k)})
+	c, o := m.keep(f)
+	m.results = append(rs, result{chunk: c, off: o, n: f.n, st: st, order: m.work, hash: h, key: resultKey(st, k)})
 	if k+1 >= linearResults {
 		if 2*(k+1) > len(t) {
 			m.indexResults()
@@ -356,39 +371,21 @@ func (m *matcher) ranked() []Match {
 			return []Match{}
 		}
 		// One result (the common case): nothing to rank.
-		out := m.plain.takeMatches(1)
+		out := m.js.takeMatches(1)
 		r := &rs[0]
-		out[0] = Match{Value: r.v, MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
-		m.dropResults()
+		out[0] = Match{Value: m.resultValue(r), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
 		return out
 	}
 	keys := m.rankKeys()
-	out := m.plain.takeMatches(len(rs))
+	out := m.js.takeMatches(len(rs))
 	for i, k := range keys {
 		r := &rs[uint32(k)]
-		out[i] = Match{Value: r.v, MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
+		out[i] = Match{Value: m.resultValue(r), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
 	}
-	m.dropResults()
 	if cap(m.keys) > maxKeysKept {
 		m.keys = nil // an input's many results are no reason to keep them
 	}
 	return out
-}
-
-// dropResults makes sure the matcher keeps no value of the results it
-// returns beyond those its chunks hold anyway. A match that took no new
-// chunk (plainBufs.made as it began) has its values in the chunks the
-// matcher keeps, so they are left in results (clearing them cost image
-// about 1 % of its time: the old values are shaded while the collector
-// marks); the first match that takes a new chunk clears them all.
-func (m *matcher) dropResults() {
-	rs := m.results
-	if m.plain.made() == m.resultsGen {
-		m.staleResults = max(m.staleResults, len(rs))
-		return
-	}
-	clear(rs[:max(len(rs), m.staleResults)])
-	m.staleResults = 0
 }
 
 // maxKeysKept is the most entries of matcher.keys kept for the next

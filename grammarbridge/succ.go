@@ -173,7 +173,7 @@ func (m *matcher) replay(s *succSlot, w wild) {
 	}
 	// The parses after the first resume topValue's walk of the trail
 	// they share (resumePoint).
-	tf := m.plain.top
+	tf := m.js.top
 	same := n
 	if wev >= 0 {
 		same = min(same, w.ev)

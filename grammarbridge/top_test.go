@@ -8,8 +8,8 @@ import (
 
 // checkTop returns a record hook that writes every parse's value as
 // record does for a top-level frame of object and array literals
-// (topValue) and compares it, its hash and stats with plainBuild's; the
-// room it took is given back.
+// (topValue) and compares it (as JSON, properties in order), its hash
+// and stats with plainBuild's; the arena's nodes it made are dropped.
 func checkTop(t *testing.T, count *int) func(*matcher) {
 	return func(m *matcher) {
 		trail := m.tbuf[:m.tn]
@@ -21,21 +21,17 @@ func checkTop(t *testing.T, count *int) func(*matcher) {
 		}
 		*count++
 		want := plainBuild(m, trail)
-		b := &m.plain
-		saved := b.chunks
 		mark, kmark, vmark := len(m.nodes), len(m.kids), len(m.vals)
-		v, h, st, end := m.topValue(trail, &m.g.vt.alts[trail[0].alt()])
+		m.js.scratch = m.js.scratch[:0]
+		f, h, st, end := m.topValue(trail, &m.g.vt.alts[trail[0].alt()])
 		if end != len(trail)-1 {
 			t.Errorf("%q: the top frame ends at %d of %d events", m.in, end, len(trail))
 		}
-		if !equalValue(v, want.v) || h != want.h || st != want.st {
+		got, wantJSON := string(m.fragText(f)), string(appendJSON(nil, want.v, false))
+		if got != wantJSON || h != want.h || st != want.st {
 			t.Errorf("%q: top value %s (hash %x, %x), evaluator %s (hash %x, %x)",
-				m.in, Canonical(v), h, st, Canonical(want.v), want.h, want.st)
+				m.in, got, h, st, wantJSON, want.h, want.st)
 		}
-		// Boxes are not given back: the text cache holds texts
-		// (boxText), and no box's room is taken twice.
-		saved.strs, saved.nums, saved.arrs = b.strs, b.nums, b.arrs
-		b.chunks = saved
 		m.dropNodes(mark)
 		m.kids, m.vals = m.kids[:kmark], m.vals[:vmark]
 	}
@@ -99,7 +95,7 @@ func TestTopValues(t *testing.T) {
 
 // TestRecordLastFrame checks record on a trail of two top-level frames
 // (the value is the last one's): topValue writes the first, and record
-// gives its room back and builds the second through the arena.
+// drops it and builds the second through the arena.
 func TestRecordLastFrame(t *testing.T) {
 	g := mustCompile(t, `<Start> = go $(x:wildcard) -> { a: x, b: [x] };`, Options{})
 	var a *calt
@@ -119,35 +115,29 @@ func TestRecordLastFrame(t *testing.T) {
 		beginEvent(a.id, -1), {kind: evWild, slot: slot, a: 7, b: 11}, {kind: evEnd},
 	}
 	m.tn = len(m.tbuf)
-	// Chunks with room, so that nothing taken below makes one (room
-	// taken when a chunk is made is not given back).
-	b := &m.plain
-	b.objs, b.props, b.elems = make([]Object, 0, 8), make([]Prop, 0, 8), make([]any, 0, 8)
-	objs, props := len(b.objs), len(b.props)
+	out := len(m.js.out)
 	m.record()
 	if len(m.results) != 1 {
 		t.Fatalf("%d results", len(m.results))
 	}
-	r := m.results[0]
-	if got, want := Canonical(r.v), `{"a":"blue","b":["blue"]}`; got != want {
+	r := &m.results[0]
+	v := m.resultValue(r)
+	if got, want := string(v), `{"a":"blue","b":["blue"]}`; got != want {
 		t.Errorf("value %s, want %s", got, want)
 	}
-	if r.hash != hashValue(r.v) || r.st != mkStats(2, 8) {
-		t.Errorf("hash %x (want %x), stats %x", r.hash, hashValue(r.v), r.st)
+	if h := hashValue(decodeJSON(t, v)); r.hash != h || r.st != mkStats(2, 8) {
+		t.Errorf("hash %x (want %x), stats %x", r.hash, h, r.st)
 	}
-	// The first frame's object and properties were given back.
-	if n := len(b.objs); n != objs+1 {
-		t.Errorf("%d objects taken, want 1", n-objs)
-	}
-	if n := len(b.props); n != props+2 {
-		t.Errorf("%d properties taken, want 2", n-props)
+	// Only the second frame's value was kept.
+	if n := len(m.js.out) - out; n != len(v) {
+		t.Errorf("%d bytes of results, want %d", n, len(v))
 	}
 }
 
 // TestTopSkipsUnread checks that topValue does not build the value of a
 // nested rule that nothing reads (a rule part not captured, whose frame
 // is on the trail for the captures inside it): only the parse's own
-// object takes room.
+// object is written.
 func TestTopSkipsUnread(t *testing.T) {
 	g := mustCompile(t, `<P> = pair $(x:wildcard) and $(y:number) -> { x, y, z: [x] };
 <Start> = go $(a:wildcard) <P> -> { a };`, Options{})
@@ -158,14 +148,14 @@ func TestTopSkipsUnread(t *testing.T) {
 			t.Fatal("the top frame is not written by topValue")
 		}
 		n++
-		b := &m.plain
-		b.objs, b.props, b.elems = make([]Object, 0, 8), make([]Prop, 0, 8), make([]any, 0, 8)
-		v, _, _, _ := m.topValue(trail, &m.g.vt.alts[trail[0].alt()])
-		if got := Canonical(v); got != `{"a":"q"}` {
+		m.js.scratch = m.js.scratch[:0]
+		texts := len(m.js.texts)
+		f, _, _, _ := m.topValue(trail, &m.g.vt.alts[trail[0].alt()])
+		if got := string(m.fragText(f)); got != `{"a":"q"}` {
 			t.Errorf("value %s", got)
 		}
-		if len(b.objs) != 1 || len(b.props) != 1 || len(b.elems) != 0 {
-			t.Errorf("%d objects, %d properties, %d elements taken; want 1, 1, 0", len(b.objs), len(b.props), len(b.elems))
+		if len(m.js.scratch) != len(`{"a":"q"}`) || len(m.js.texts) > texts+len(`"q"`) {
+			t.Errorf("scratch %q, texts %q: more than the value written", m.js.scratch, m.js.texts[texts:])
 		}
 	}
 	if _, err := g.Match("go q pair r and 2"); err != nil {
@@ -203,7 +193,7 @@ func TestManyVariables(t *testing.T) {
 	if len(ms) != 1 {
 		t.Fatalf("%d matches", len(ms))
 	}
-	b, _ := ms[0].Value.(*Object).MarshalJSON()
+	b := ms[0].Value
 	if string(b) != want.String() {
 		t.Errorf("got %s\nwant %s", b, want.String())
 	}

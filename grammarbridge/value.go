@@ -13,7 +13,7 @@ type undefinedValue struct{}
 // Undefined is JavaScript's undefined: the value of an optional capture that
 // was skipped, and of the undefined literal. It never appears in a Match's
 // Value: object properties holding it are dropped and array elements become
-// nil, as JSON.stringify does, when the value is built.
+// null, as JSON.stringify does, when the value is written.
 var Undefined = undefinedValue{}
 
 // stats are TypeAgent's ranking counts for a value: how many captured leaf
@@ -499,9 +499,10 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// Canonical returns the canonical JSON text of a plain value (as in a
-// Match): object keys sorted, no spaces, numbers as JavaScript prints them.
-// Two values are the same match exactly when their canonical texts are
+// Canonical returns the canonical JSON text of a value: a Match's Value
+// (json.RawMessage), or a Go value as encoding/json decodes JSON into:
+// object keys sorted, no spaces, numbers as JavaScript prints them. Two
+// values are the same match exactly when their canonical texts are
 // equal.
 func Canonical(v any) string { return string(appendJSON(nil, v, true)) }
 

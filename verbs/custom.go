@@ -221,7 +221,10 @@ func (r *Registry) matchCustom(v *Verb, in Input) (map[string]any, string, error
 		e.Expected = exp
 		return nil, "", e
 	}
-	val := grammarbridge.Plain(m.Value)
+	var val any
+	if err := json.Unmarshal(m.Value, &val); err != nil {
+		return nil, "", perr(MalformedSyntax, v.Name, 0, "/%s: the grammar's value is not JSON: %v", v.Name, err)
+	}
 	if k := bannedIn(val); k != "" {
 		return nil, "", perr(BannedKey, v.Name, 0, "/%s: the grammar's value has the key %q, which is not allowed", v.Name, k)
 	}

@@ -2,6 +2,7 @@ package verbs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -153,7 +154,8 @@ func (p *parser) run(b *builtin) (intent.Intent, error) {
 	if err != nil {
 		return nil, p.noMatch(b, err)
 	}
-	val, _ := grammarbridge.Plain(m.Value).(map[string]any)
+	var val map[string]any // a value that is not an object leaves it nil
+	_ = json.Unmarshal(m.Value, &val)
 	return b.build(p, val)
 }
 

@@ -1,0 +1,161 @@
+package grammarbridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestJSONValues checks values written straight from a frame (topValue):
+// unbound and undefined variables, a variable read twice, nested objects
+// and arrays, numbers, and an object of more than 64 properties (which
+// visits every property, topObjLong).
+func TestJSONValues(t *testing.T) {
+	var long, want strings.Builder
+	want.WriteString(`{`)
+	for i := range 70 {
+		if i > 0 {
+			long.WriteString(", ")
+			want.WriteString(",")
+		}
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&long, "p%d: a", i)
+			fmt.Fprintf(&want, `"p%d":"red"`, i)
+		case 1:
+			fmt.Fprintf(&long, `p%d: "l"`, i)
+			fmt.Fprintf(&want, `"p%d":"l"`, i)
+		case 2:
+			fmt.Fprintf(&long, "p%d: b", i)
+			fmt.Fprintf(&want, `"p%d":3`, i)
+		}
+	}
+	want.WriteString(`}`)
+	src := `<Start> = <Obj> | <Long>;
+<To> = to $(n:number) -> n;
+<Or> = or $(c:string) -> c;
+<Obj> = set $(a:string) $(n:<To>)? $(c:<Or>)? now
+    -> { actionName: "set", parameters: { a: a, again: a, n: n, c: c, list: [a, c, n], inner: { c: c, lit: true } } };
+<Long> = long $(a:string) with $(b:number) -> { ` + long.String() + ` };`
+	g, err := CompileString("plain.agr", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"set red now", `{"actionName":"set","parameters":{"a":"red","again":"red","list":["red",null,null],"inner":{"lit":true}}}`},
+		{"set red to 3 now", `{"actionName":"set","parameters":{"a":"red","again":"red","n":3,"list":["red",null,3],"inner":{"lit":true}}}`},
+		{"set red or blue now", `{"actionName":"set","parameters":{"a":"red","again":"red","c":"blue","list":["red","blue",null],"inner":{"c":"blue","lit":true}}}`},
+		{"long red with 3", want.String()},
+	} {
+		ms, err := g.Match(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, string(m.Value))
+		}
+		if !strings.Contains(strings.Join(got, "\n"), c.want) {
+			t.Errorf("%q: got\n%s\nwant among them\n%s", c.in, strings.Join(got, "\n"), c.want)
+		}
+		checkHashes(t, g, c.in)
+	}
+}
+
+// TestResultsStayTheCallers checks that values and match slices handed out
+// from the matcher's chunks belong to the caller: later matches (new
+// values, duplicates, Best's values replaced by better ones, inputs with
+// no match, chunks of values turned over) never write into them, and
+// appending to a returned slice or value never reaches the next one.
+func TestResultsStayTheCallers(t *testing.T) {
+	g := mustCompile(t, `<Start> = play $(t:wildcard) by $(a:wildcard) -> { actionName: "play", parameters: { track: t, artist: a, list: [t, a] } }
+	        | play $(t:wildcard) -> { actionName: "play", parameters: { track: t } }
+	        | stop -> { actionName: "stop" };`, Options{})
+	inputs := []string{"play a by b by c", "stop", "play x", "nothing", "play a by b by c", "play one by two"}
+	type kept struct {
+		ms   []Match
+		want []string
+	}
+	var all []kept
+	for round := range 300 {
+		in := inputs[round%len(inputs)]
+		ms, err := g.Match(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round%3 == 0 {
+			ms = ms[:min(len(ms), 1)]
+			if b, err := g.Best(in); err == nil {
+				ms = []Match{b}
+			}
+		}
+		k := kept{ms: ms}
+		for _, m := range ms {
+			k.want = append(k.want, Canonical(m.Value))
+		}
+		if n := len(all); n > 0 {
+			// Appending to the previous result list must not reach this one.
+			_ = append(all[n-1].ms, Match{Value: json.RawMessage(`"appended"`)})
+			for _, m := range all[n-1].ms {
+				_ = append(m.Value, "appended"...)
+			}
+		}
+		all = append(all, k)
+	}
+	for i, k := range all {
+		for j, m := range k.ms {
+			if got := Canonical(m.Value); got != k.want[j] {
+				t.Fatalf("match %d (%q), result %d: now %s, was %s", i, inputs[i%len(inputs)], j, got, k.want[j])
+			}
+		}
+	}
+}
+
+// TestTopObjOuter checks the objects topObj writes with their outer one: an outer object
+// of two properties with the inner one second or first, and of three.
+func TestTopObjOuter(t *testing.T) {
+	g, err := CompileString("outer.agr", `<Start> = a $(x:string) -> { actionName: "a", parameters: { x, n: 1 } }
+    | b $(x:string) -> { parameters: { x, n: 2 }, actionName: "b" }
+    | c $(x:string) -> { actionName: "c", parameters: { x }, version: 3 };`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"a red", `{"actionName":"a","parameters":{"x":"red","n":1}}`},
+		{"b red", `{"parameters":{"x":"red","n":2},"actionName":"b"}`},
+		{"c red", `{"actionName":"c","parameters":{"x":"red"},"version":3}`},
+	} {
+		ms, err := g.Match(c.in)
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("%q: %d matches, %v", c.in, len(ms), err)
+		}
+		if got := string(ms[0].Value); got != c.want {
+			t.Errorf("%q: %s, want %s", c.in, got, c.want)
+		}
+		if h, want := topHash(t, g, c.in), hashValue(decodeJSON(t, ms[0].Value)); h != want {
+			t.Errorf("%q: hash %x, want %x (hashValue)", c.in, h, want)
+		}
+	}
+}
+
+// topHash returns the hash record computed for the one parse of in.
+func topHash(t *testing.T, g *Grammar, in string) uint64 {
+	m := g.newMatcher(in, false)
+	defer g.release(m)
+	m.run()
+	if len(m.results) != 1 {
+		t.Fatalf("%q: %d results", in, len(m.results))
+	}
+	return m.results[0].hash
+}
+
+// decodeJSON returns JSON text b as encoding/json decodes it into an any.
+func decodeJSON(t testing.TB, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	return v
+}
