@@ -541,12 +541,7 @@ func (m *matcher) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (frag, ui
 		b = append(b, m.fragText(s.f)...)
 		sum += propHash(p.kmul, s.h)
 	}
-	if len(b) == open {
-		b = append(b, '{')
-	} else {
-		b[open] = '{'
-	}
-	b = append(b, '}')
+	b = closeObject(b, open)
 	h := mix64(objectSeed + sum)
 	if f := op.outer; f != nil {
 		b = append(b, op.tail...)
@@ -582,14 +577,19 @@ func (m *matcher) topObjLong(op *vop, ts *[topSlots]topSlot, bound uint64) (frag
 		b = append(b, m.fragText(s.f)...)
 		sum += propHash(p.kmul, s.h)
 	}
-	if len(b) == start {
-		b = append(b, '{')
-	} else {
-		b[start] = '{'
+	m.js.scratch = closeObject(b, start)
+	return frag{uint32(start), uint32(len(m.js.scratch) - start)}, mix64(objectSeed + sum), st
+}
+
+// closeObject ends the properties written in b from open on, each with
+// a comma before it: the first comma becomes the opening brace (or the
+// brace is written, when there are none), and the closing one follows.
+func closeObject(b []byte, open int) []byte {
+	if len(b) == open {
+		return append(b, '{', '}')
 	}
-	b = append(b, '}')
-	m.js.scratch = b
-	return frag{uint32(start), uint32(len(b) - start)}, mix64(objectSeed + sum), st
+	b[open] = '{'
+	return append(b, '}')
 }
 
 // topArr writes an array literal's value from a top-level frame's slots
@@ -663,12 +663,7 @@ func (m *matcher) appendNode(b []byte, n int32) []byte {
 			b = append(b, m.g.vt.keyJSON[kd.key]...)
 			b = m.appendNode(b, kd.n)
 		}
-		if len(b) == start {
-			b = append(b, '{')
-		} else {
-			b[start] = '{'
-		}
-		return append(b, '}')
+		return closeObject(b, start)
 	case nArr:
 		b = append(b, '[')
 		for i, kd := range m.kids[nd.a : nd.a+nd.b] {
