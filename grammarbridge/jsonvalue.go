@@ -85,7 +85,7 @@ func (m *matcher) fragText(f frag) []byte {
 	case fragTexts:
 		return m.js.texts[o : o+f.n]
 	}
-	return m.g.vt.litJSON[o : o+f.n]
+	return m.g.vt.fragText(f)
 }
 
 // startInput readies the chunks of results' values for an input: the

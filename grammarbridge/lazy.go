@@ -152,7 +152,7 @@ type topHow uint8
 const (
 	topArray  topHow = iota // an array (topArr)
 	topMasked               // an object of up to 64 properties that reads variables (topObj)
-	topFixed                // an object of up to 64 properties that reads none (topObjFixed)
+	topFixed                // one that reads none (topObj, all present; fuseOuter's outer object)
 	topLong                 // an object of more than 64 properties (topObjLong)
 )
 

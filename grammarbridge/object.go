@@ -2,7 +2,6 @@ package grammarbridge
 
 import (
 	"encoding/json"
-	"math"
 	"slices"
 )
 
@@ -114,10 +113,7 @@ func appendJSON(b []byte, v any, canonical bool) []byte {
 		}
 		return append(b, "false"...)
 	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return append(b, "null"...)
-		}
-		return append(b, formatNumber(v)...)
+		return appendNumber(b, v)
 	case string:
 		return appendJSONString(b, v)
 	case []any:
