@@ -24,6 +24,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"unsafe"
 )
 
 // frag is a JSON text written while values are built: bytes off:off+n of
@@ -462,14 +463,43 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 }
 
 // needsEscape reports whether s has a byte that JSON writes escaped: a
-// quote, a backslash or a control character.
+// quote, a backslash or a control character. It tests eight bytes at a
+// time (the last word may overlap the one before): a byte-at-a-time loop
+// was 630 of image's 8,400 instructions an input.
 func needsEscape(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+	n := len(s)
+	if n < 8 {
+		for i := range n {
+			if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+				return true
+			}
+		}
+		return false
+	}
+	p := unsafe.Pointer(unsafe.StringData(s))
+	for i := 0; ; i += 8 {
+		i = min(i, n-8)
+		if escapeWord(load8(p, i)) {
 			return true
 		}
+		if i+8 == n {
+			return false
+		}
 	}
-	return false
+}
+
+// escapeWord reports whether one of the eight bytes of x is a quote, a
+// backslash or below 0x20. Each test sets a byte's high bit when it
+// holds, and may set some above it when it does (a borrow): the bytes
+// from 0x80 on (UTF-8), whose high bit is set, are excluded by &^ x.
+func escapeWord(x uint64) bool {
+	const ones = 0x0101010101010101
+	ctl := (x - 0x20*ones) &^ x
+	q := x ^ '"'*ones
+	q = (q - ones) &^ q
+	bs := x ^ '\\'*ones
+	bs = (bs - ones) &^ bs
+	return (ctl|q|bs)&asciiHigh != 0
 }
 
 // numFrag writes number f as JSON in the text buffer.

@@ -1,8 +1,10 @@
 package grammarbridge
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -158,4 +160,50 @@ func decodeJSON(t testing.TB, b []byte) any {
 		t.Fatalf("%s: %v", b, err)
 	}
 	return v
+}
+
+// TestNeedsEscape compares needsEscape, which tests eight bytes at a
+// time, with a byte-at-a-time loop: every byte value at every place of
+// strings of 1 to 24 bytes, on backgrounds of plain ASCII and of UTF-8,
+// and random strings with bytes near the ones escaped.
+func TestNeedsEscape(t *testing.T) {
+	slow := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+				return true
+			}
+		}
+		return false
+	}
+	for _, bg := range []byte{'a', ' ', 0xc3, 0xff, '!', 0x5d} {
+		for n := 1; n <= 24; n++ {
+			for at := range n {
+				for c := range 256 {
+					b := bytes.Repeat([]byte{bg}, n)
+					b[at] = byte(c)
+					if got, want := needsEscape(string(b)), slow(string(b)); got != want {
+						t.Fatalf("needsEscape(%q) = %v, want %v", b, got, want)
+					}
+				}
+			}
+		}
+	}
+	// Bytes next to the escaped ones, which a borrow could confuse, and
+	// now and then an escaped one (a string of 40 has one about half
+	// the time).
+	near := []byte{0x20, 0x21, '#', '[', ']', 0x7f, 0x80, 0xa0, 0xdc, 0xe2, 'a'}
+	esc := []byte{0, 0x1f, '"', '\\'}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		b := make([]byte, rng.IntN(41))
+		for i := range b {
+			b[i] = near[rng.IntN(len(near))]
+			if rng.IntN(64) == 0 {
+				b[i] = esc[rng.IntN(len(esc))]
+			}
+		}
+		if got, want := needsEscape(string(b)), slow(string(b)); got != want {
+			t.Fatalf("needsEscape(%q) = %v, want %v", b, got, want)
+		}
+	}
 }
