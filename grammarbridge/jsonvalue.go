@@ -105,7 +105,7 @@ func (m *matcher) keep(f frag) (chunk, off uint32) {
 		b.newOut(len(src))
 	}
 	o := len(b.out)
-	b.out = append(b.out, src...)
+	appendTo(&b.out, src) // the room is there
 	return uint32(len(b.outs) - 1), uint32(o)
 }
 
@@ -456,10 +456,46 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 		} else {
 			t = appendJSONString(t, s)
 		}
-		m.js.texts = t
+		m.js.setTexts(t)
 		e.f = frag{uint32(o) | fragTexts, uint32(len(t) - o)}
 	}
 	return e
+}
+
+// appendTo appends x to *s. When *s has the room, only its length is
+// stored: s = append(s, x...) stores the array's pointer too, even when
+// the array stays, and while the collector marks that store goes
+// through the write barrier.
+func appendTo[T any](s *[]T, x []T) {
+	n := len(*s)
+	if n+len(x) <= cap(*s) {
+		*s = (*s)[:n+len(x)]
+		copy((*s)[n:], x)
+		return
+	}
+	*s = append(*s, x...)
+}
+
+// setScratch sets the scratch buffer to b, which was appended to it.
+// When b is in the buffer's array (an append that moved it grew it),
+// only the length is stored: a store of the array's pointer, while the
+// collector marks, goes through the write barrier, and the buffers are
+// set at every value written.
+func (j *jsonBufs) setScratch(b []byte) {
+	if cap(b) == cap(j.scratch) {
+		j.scratch = j.scratch[:len(b)]
+	} else {
+		j.scratch = b
+	}
+}
+
+// setTexts is setScratch for the text buffer.
+func (j *jsonBufs) setTexts(b []byte) {
+	if cap(b) == cap(j.texts) {
+		j.texts = j.texts[:len(b)]
+	} else {
+		j.texts = b
+	}
 }
 
 // needsEscape reports whether s has a byte that JSON writes escaped: a
@@ -507,7 +543,7 @@ func (m *matcher) numFrag(f float64) frag {
 	t := m.js.texts
 	o := len(t)
 	t = appendNumber(t, f)
-	m.js.texts = t
+	m.js.setTexts(t)
 	return frag{uint32(o) | fragTexts, uint32(len(t) - o)}
 }
 
@@ -577,7 +613,7 @@ func (m *matcher) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (frag, ui
 		b = append(b, op.tail...)
 		h = mix64(objectSeed + f.lsum + propHash(f.props[op.outerArg].kmul, h))
 	}
-	m.js.scratch = b
+	m.js.setScratch(b)
 	return frag{uint32(start), uint32(len(b) - start)}, h, st
 }
 
@@ -607,7 +643,7 @@ func (m *matcher) topObjLong(op *vop, ts *[topSlots]topSlot, bound uint64) (frag
 		b = append(b, m.fragText(s.f)...)
 		sum += propHash(p.kmul, s.h)
 	}
-	m.js.scratch = closeObject(b, start)
+	m.js.setScratch(closeObject(b, start))
 	return frag{uint32(start), uint32(len(m.js.scratch) - start)}, mix64(objectSeed + sum), st
 }
 
@@ -652,7 +688,7 @@ func (m *matcher) topArr(elems []vprop, ts *[topSlots]topSlot, bound uint64) (fr
 		h = (h ^ vh) * hashPrime
 	}
 	b = append(b, ']')
-	m.js.scratch = b
+	m.js.setScratch(b)
 	return frag{uint32(start), uint32(len(b) - start)}, mix64(h), st
 }
 
@@ -666,7 +702,7 @@ func (m *matcher) nodeFrag(n int32) frag {
 		return m.textEntrySlow(nd.a, nd.b).f
 	}
 	start := len(m.js.scratch)
-	m.js.scratch = m.appendNode(m.js.scratch, n)
+	m.js.setScratch(m.appendNode(m.js.scratch, n))
 	return frag{uint32(start), uint32(len(m.js.scratch) - start)}
 }
 

@@ -207,7 +207,7 @@ func (m *matcher) collect(c int32, pos int, w wild) {
 	m.succ++
 	seg := m.tbuf[k.segStart:m.tn]
 	off := len(m.segs)
-	m.segs = append(m.segs, seg...)
+	appendTo(&m.segs, seg)
 	o := outcome{end: pos, seg: off, nseg: len(seg)}
 	if k.outer >= 0 {
 		if w.start >= 0 && w.ev == int(k.outer) {

@@ -372,20 +372,27 @@ func (m *matcher) ranked() []Match {
 		}
 		// One result (the common case): nothing to rank.
 		out := m.js.takeMatches(1)
-		r := &rs[0]
-		out[0] = Match{Value: m.resultValue(r), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
+		m.setMatch(&out[0], &rs[0])
 		return out
 	}
 	keys := m.rankKeys()
 	out := m.js.takeMatches(len(rs))
 	for i, k := range keys {
-		r := &rs[uint32(k)]
-		out[i] = Match{Value: m.resultValue(r), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
+		m.setMatch(&out[i], &rs[uint32(k)])
 	}
 	if cap(m.keys) > maxKeysKept {
 		m.keys = nil // an input's many results are no reason to keep them
 	}
 	return out
+}
+
+// setMatch sets o, a match of a chunk (zero), to result r, field by
+// field: a Match assigned whole is copied through the collector's bulk
+// barrier, while it marks, for its one pointer.
+func (m *matcher) setMatch(o *Match, r *result) {
+	o.Value = m.resultValue(r)
+	o.MatchedValues = int(r.st.values())
+	o.WildcardChars = int(r.st.wildChars())
 }
 
 // maxKeysKept is the most entries of matcher.keys kept for the next

@@ -103,7 +103,7 @@ func (m *matcher) keepTrail() {
 		sm.full = true
 		return
 	}
-	sm.trails = append(sm.trails, m.tbuf[:m.tn]...)
+	appendTo(&sm.trails, m.tbuf[:m.tn])
 	sm.ends = append(sm.ends, int32(len(sm.trails)))
 }
 
