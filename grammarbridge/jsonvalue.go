@@ -456,7 +456,7 @@ func (m *matcher) textEntrySlow(a, b int32) *strEntry {
 		} else {
 			t = appendJSONString(t, s)
 		}
-		m.js.setTexts(t)
+		setBuf(&m.js.texts, t)
 		e.f = frag{uint32(o) | fragTexts, uint32(len(t) - o)}
 	}
 	return e
@@ -476,25 +476,16 @@ func appendTo[T any](s *[]T, x []T) {
 	*s = append(*s, x...)
 }
 
-// setScratch sets the scratch buffer to b, which was appended to it.
-// When b is in the buffer's array (an append that moved it grew it),
-// only the length is stored: a store of the array's pointer, while the
-// collector marks, goes through the write barrier, and the buffers are
-// set at every value written.
-func (j *jsonBufs) setScratch(b []byte) {
-	if cap(b) == cap(j.scratch) {
-		j.scratch = j.scratch[:len(b)]
+// setBuf sets *buf, the scratch or the text buffer, to b, which was
+// appended to it. When b is in the buffer's array (an append that moved
+// it grew it), only the length is stored: a store of the array's
+// pointer, while the collector marks, goes through the write barrier,
+// and the buffers are set at every value written.
+func setBuf(buf *[]byte, b []byte) {
+	if cap(b) == cap(*buf) {
+		*buf = (*buf)[:len(b)]
 	} else {
-		j.scratch = b
-	}
-}
-
-// setTexts is setScratch for the text buffer.
-func (j *jsonBufs) setTexts(b []byte) {
-	if cap(b) == cap(j.texts) {
-		j.texts = j.texts[:len(b)]
-	} else {
-		j.texts = b
+		*buf = b
 	}
 }
 
@@ -543,7 +534,7 @@ func (m *matcher) numFrag(f float64) frag {
 	t := m.js.texts
 	o := len(t)
 	t = appendNumber(t, f)
-	m.js.setTexts(t)
+	setBuf(&m.js.texts, t)
 	return frag{uint32(o) | fragTexts, uint32(len(t) - o)}
 }
 
@@ -613,7 +604,7 @@ func (m *matcher) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (frag, ui
 		b = append(b, op.tail...)
 		h = mix64(objectSeed + f.lsum + propHash(f.props[op.outerArg].kmul, h))
 	}
-	m.js.setScratch(b)
+	setBuf(&m.js.scratch, b)
 	return frag{uint32(start), uint32(len(b) - start)}, h, st
 }
 
@@ -643,7 +634,7 @@ func (m *matcher) topObjLong(op *vop, ts *[topSlots]topSlot, bound uint64) (frag
 		b = append(b, m.fragText(s.f)...)
 		sum += propHash(p.kmul, s.h)
 	}
-	m.js.setScratch(closeObject(b, start))
+	setBuf(&m.js.scratch, closeObject(b, start))
 	return frag{uint32(start), uint32(len(m.js.scratch) - start)}, mix64(objectSeed + sum), st
 }
 
@@ -688,7 +679,7 @@ func (m *matcher) topArr(elems []vprop, ts *[topSlots]topSlot, bound uint64) (fr
 		h = (h ^ vh) * hashPrime
 	}
 	b = append(b, ']')
-	m.js.setScratch(b)
+	setBuf(&m.js.scratch, b)
 	return frag{uint32(start), uint32(len(b) - start)}, mix64(h), st
 }
 
@@ -702,7 +693,7 @@ func (m *matcher) nodeFrag(n int32) frag {
 		return m.textEntrySlow(nd.a, nd.b).f
 	}
 	start := len(m.js.scratch)
-	m.js.setScratch(m.appendNode(m.js.scratch, n))
+	setBuf(&m.js.scratch, m.appendNode(m.js.scratch, n))
 	return frag{uint32(start), uint32(len(m.js.scratch) - start)}
 }
 

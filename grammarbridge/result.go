@@ -386,9 +386,9 @@ func (m *matcher) ranked() []Match {
 	return out
 }
 
-// setMatch sets o, a match of a chunk (zero), to result r, field by
-// field: a Match assigned whole is copied through the collector's bulk
-// barrier, while it marks, for its one pointer.
+// setMatch sets o, a match of a chunk takeMatches gave, to result r,
+// field by field: a Match assigned whole is copied through the
+// collector's bulk barrier, while it marks, for its one pointer.
 func (m *matcher) setMatch(o *Match, r *result) {
 	o.Value = m.resultValue(r)
 	o.MatchedValues = int(r.st.values())
