@@ -194,9 +194,11 @@ func Compile(loader Loader, name string, opts Options) (*Grammar, error) {
 	assignSearchIDs(rules)
 	g := &Grammar{start: start, opts: opts, alts: c.alts, nrules: c.nrules}
 	g.compileValues()
+	var ds dispatchSlabs
 	for _, r := range rules {
-		r.buildDispatch()
+		r.buildDispatchLists(&ds)
 	}
+	start.buildStartTests()
 	if !opts.naive {
 		b := shareBuilder{g: g}
 		for _, r := range rules {
@@ -240,9 +242,12 @@ type compiler struct {
 	texts map[string]any // implicit texts, boxed once
 
 	// What lives as long as the grammar comes from slabs (slab.go).
-	calts  slab[calt]
-	crules slab[crule]
-	cparts slab[cpart]
+	calts   slab[calt]
+	crules  slab[crule]
+	cparts  slab[cpart]
+	altPtrs slab[*calt]  // rules' and groups' lists of alternatives
+	names   slab[string] // alternatives' captured variables (calt.vars)
+	litSlabs
 }
 
 // boxText returns text as an interface value, allocated once per text.
@@ -270,11 +275,11 @@ func (c *compiler) literal(tokens []string, sp Spacing) cpart {
 		return *p
 	}
 	p := c.cparts.new()
-	*p = literalPart(tokens, sp)
+	*p = c.litSlabs.literalPart(tokens, sp)
 	if c.lits == nil {
 		c.lits = map[string]*cpart{}
 	}
-	c.lits[string(c.key)] = p
+	c.lits[c.litSlabs.strs.str(c.key)] = p
 	return *p
 }
 
@@ -461,6 +466,11 @@ func (c *compiler) rule(fsc *fileScope, rd *ruleDefs) *crule {
 	}
 	r := c.newRule(rd.name)
 	rd.compiled = r // before compiling the body, for recursion
+	n := 0
+	for _, d := range rd.defs {
+		n += len(d.Alts)
+	}
+	r.alts = c.altPtrs.make(n)[:0]
 	for _, d := range rd.defs {
 		sp := SpacingAuto
 		if d.HasSpacing {
@@ -485,6 +495,15 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 	if !c.opts.QuantifiedRules {
 		parts = unquantifyRules(parts)
 	}
+	captures := 0
+	for _, e := range parts {
+		if _, ok := e.(*Capture); ok {
+			captures++
+		}
+	}
+	if captures > 0 {
+		ca.vars = c.names.make(captures)[:0]
+	}
 	for _, e := range parts {
 		switch e := e.(type) {
 		case *Literal:
@@ -499,6 +518,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 			ca.parts = append(ca.parts, p)
 		case *Group:
 			g := c.newRule("(group)")
+			g.alts = c.altPtrs.make(len(e.Alts))[:0]
 			for _, ga := range e.Alts {
 				g.alts = append(g.alts, c.alt(fsc, ga, sp))
 			}
@@ -507,7 +527,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 			p.repeat = e.Quant == QuantStar || e.Quant == QuantPlus
 			ca.parts = append(ca.parts, p)
 		case *Capture:
-			if _, dup := ca.vars[e.Var]; dup {
+			if _, dup := ca.vars.slot(e.Var); dup {
 				c.errorf(fsc.name, e.Pos, ErrConflict, "variable %q is captured twice in one alternative", e.Var)
 				continue
 			}
@@ -535,10 +555,7 @@ func (c *compiler) alt(fsc *fileScope, a *Alt, sp Spacing) *calt {
 					}
 				}
 			}
-			if ca.vars == nil {
-				ca.vars = map[string]int{}
-			}
-			ca.vars[e.Var] = ca.nslots
+			ca.vars = append(ca.vars, e.Var) // slot ca.nslots
 			ca.nslots++
 			ca.parts = append(ca.parts, p)
 		}
@@ -620,7 +637,7 @@ func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
 		for _, ph := range phrases {
 			a := c.newAlt()
 			a.parts = c.cparts.make(1)
-			a.parts[0] = literalPart(strings.Fields(ph), SpacingAuto)
+			a.parts[0] = c.litSlabs.literalPart(strings.Fields(ph), SpacingAuto)
 			a.implicit, a.text, a.textHash = implicitText, ph, hashValue(ph)
 			r.alts = append(r.alts, a)
 		}
@@ -635,12 +652,27 @@ func (c *compiler) ref(fsc *fileScope, pos Pos, name string, p *cpart) bool {
 	return false
 }
 
+// varSet is an alternative's captured variables by slot: the name of
+// slot i is at i. An alternative captures few, so a lookup compares the
+// names one by one (a map was two allocations an alternative).
+type varSet []string
+
+// slot returns the slot of variable name, or false.
+func (v varSet) slot(name string) (int, bool) {
+	for i, n := range v {
+		if n == name {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
 // checkVars reports variables in a value that the alternative does not
 // capture.
-func (c *compiler) checkVars(fsc *fileScope, v ValueExpr, vars map[string]int) {
+func (c *compiler) checkVars(fsc *fileScope, v ValueExpr, vars varSet) {
 	walkValue(v, func(x ValueExpr) {
 		if vr, ok := x.(*VarValue); ok {
-			if _, ok := vars[vr.Name]; !ok {
+			if _, ok := vars.slot(vr.Name); !ok {
 				c.errorf(fsc.name, vr.Pos, ErrUndefinedVar, "variable %q is not captured in this alternative (captures inside a group are not visible outside it)", vr.Name)
 			}
 		}
@@ -713,9 +745,23 @@ func (c *compiler) altHasValue(a *calt, seen map[*crule]bool) bool {
 
 // literalPart compiles literal tokens with the separator rules of sp.
 func literalPart(tokens []string, sp Spacing) cpart {
-	p := cpart{kind: partString, slot: -1, text: strings.Join(tokens, " "), toks: make([]ctoken, len(tokens))}
+	var s litSlabs
+	return s.literalPart(tokens, sp)
+}
+
+// litSlabs holds the slabs a compile's literal parts take their tokens
+// and separators from.
+type litSlabs struct {
+	toks slab[ctoken]
+	seps slab[sepKind]
+	strs strSlab
+}
+
+// literalPart is literalPart with the token lists from s.
+func (s *litSlabs) literalPart(tokens []string, sp Spacing) cpart {
+	p := cpart{kind: partString, slot: -1, text: strings.Join(tokens, " "), toks: s.toks.make(len(tokens))}
 	if len(tokens) > 1 {
-		p.seps = make([]sepKind, len(tokens)-1)
+		p.seps = s.seps.make(len(tokens) - 1)
 	}
 	for i, t := range tokens {
 		ct := ctoken{src: t, ascii: true}

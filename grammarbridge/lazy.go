@@ -66,6 +66,13 @@ type valueTables struct {
 	keyIndex map[string]int32 // while compiling
 	slab     []vexpr          // while compiling
 	nibs     [][4][16]uint16  // while compiling: vop.byNib's slab
+	// While compiling: slabs of the ops' parts, and of their texts
+	// (head, tail, whole) with a buffer they are made in.
+	propSlab slab[vprop]
+	opSlab   slab[vop]
+	wordSlab slab[uint64]
+	strs     strSlab
+	text     []byte
 }
 
 func (t *valueTables) lit(v any) int32 {
@@ -195,9 +202,10 @@ func (g *Grammar) compileValues() {
 			case x.kind != vkUndef:
 				next := av.nslots + 1
 				av.how = avExpr
+				av.ops = t.opSlab.make(opCount(x))[:0]
 				t.flatten(x, &av.ops, &next)
 				av.ntemp = next - av.nslots - 1
-				fuseOuter(av.ops)
+				t.fuseOuter(av.ops)
 			}
 		}
 		av.clear = av.nslots >= 63 || av.how == avEval
@@ -210,6 +218,27 @@ func (g *Grammar) compileValues() {
 		t.oneVar[i] = t.alts[i].oneVar
 	}
 	t.keyIndex, t.slab, t.nibs = nil, nil, nil
+	t.propSlab, t.opSlab, t.wordSlab, t.strs, t.text = slab[vprop]{}, slab[vop]{}, slab[uint64]{}, strSlab{}, nil
+}
+
+// opCount returns how many ops flatten makes for object or array
+// literal x: one for it and one for each literal nested in it.
+func opCount(x *vexpr) int {
+	n := 1
+	if x.kind == vkObj {
+		for _, p := range x.props {
+			if p.kind == vkObj || p.kind == vkArr {
+				n += opCount(p.x)
+			}
+		}
+		return n
+	}
+	for _, k := range x.kids {
+		if k.kind != vkUndef && k.kind != vkLit && k.kind != vkVar {
+			n += opCount(k)
+		}
+	}
+	return n
 }
 
 // flatten appends the ops that build object or array literal x to ops,
@@ -218,7 +247,7 @@ func (g *Grammar) compileValues() {
 func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 	op := vop{kind: x.kind}
 	if x.kind == vkObj {
-		op.props = make([]vprop, 0, len(x.props))
+		op.props = t.propSlab.make(len(x.props))[:0]
 		for _, p := range x.props {
 			switch p.kind {
 			case vkUndef: // JSON.stringify drops undefined properties
@@ -229,7 +258,7 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 			op.props = append(op.props, p)
 		}
 	} else {
-		op.props = make([]vprop, 0, len(x.kids))
+		op.props = t.propSlab.make(len(x.kids))[:0]
 		for _, k := range x.kids {
 			p := vprop{kind: k.kind, bit: slotBit(k.slot)}
 			switch k.kind {
@@ -250,7 +279,8 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 		if x.kind == vkObj {
 			p.pre = t.keyJSON[p.key]
 			if p.kind == vkLit {
-				p.whole = p.pre + string(t.fragText(t.litFrag[p.arg]))
+				t.text = append(append(t.text[:0], p.pre...), t.fragText(t.litFrag[p.arg])...)
+				p.whole = t.strs.str(t.text)
 			}
 		}
 		if p.kind == vkLit {
@@ -266,11 +296,17 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 	}
 	if x.kind == vkObj && len(op.props) <= 64 {
 		op.masked = true
+		slots := 0
+		for _, p := range op.props {
+			if p.kind == vkVar && p.bit != 1<<63 {
+				slots = max(slots, int(p.arg)+1)
+			}
+		}
+		if slots > 0 {
+			op.bySlot = t.wordSlab.make(slots)
+		}
 		for i, p := range op.props {
 			if p.kind == vkVar && p.bit != 1<<63 {
-				for int(p.arg) >= len(op.bySlot) {
-					op.bySlot = append(op.bySlot, 0)
-				}
 				op.bySlot[p.arg] |= 1 << i
 			} else {
 				op.always |= 1 << i
@@ -312,7 +348,7 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 // variables: { actionName: "send", parameters: { to: t, ... } }, the
 // form of nearly every top-level value. topObj writes both objects in
 // one call.
-func fuseOuter(ops []vop) {
+func (t *valueTables) fuseOuter(ops []vop) {
 	if len(ops) < 2 {
 		return
 	}
@@ -334,16 +370,19 @@ func fuseOuter(ops []vop) {
 		in.outer, in.outerArg = last, arg
 		// The outer object's properties but the value as topObj writes
 		// them, with a comma before each, and the first comma the brace.
-		var head, tail []byte
+		b := t.text[:0]
 		for _, p := range last.props[:arg] {
-			head = append(head, p.whole...)
+			b = append(b, p.whole...)
 		}
-		head = append(head, last.props[arg].pre...)
-		head[0] = '{'
+		b = append(b, last.props[arg].pre...)
+		b[0] = '{'
+		in.head = t.strs.str(b)
+		b = b[:0]
 		for _, p := range last.props[arg+1:] {
-			tail = append(tail, p.whole...)
+			b = append(b, p.whole...)
 		}
-		in.head, in.tail = string(head), string(append(tail, '}'))
+		in.tail = t.strs.str(append(b, '}'))
+		t.text = b
 	}
 }
 
@@ -373,7 +412,7 @@ func (t *valueTables) newVexpr(v vexpr) *vexpr {
 
 // compile compiles x, or returns nil when it uses more than the arena
 // supports.
-func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
+func (t *valueTables) compile(x ValueExpr, vars varSet) *vexpr {
 	switch x := x.(type) {
 	case *LitValue:
 		if x.Value == Undefined {
@@ -381,13 +420,13 @@ func (t *valueTables) compile(x ValueExpr, vars map[string]int) *vexpr {
 		}
 		return t.newVexpr(vexpr{kind: vkLit, lit: t.lit(x.Value)})
 	case *VarValue:
-		s, ok := vars[x.Name]
+		s, ok := vars.slot(x.Name)
 		if !ok {
 			return nil
 		}
 		return t.newVexpr(vexpr{kind: vkVar, slot: int32(s)})
 	case *ObjectValue:
-		v := vexpr{kind: vkObj, props: make([]vprop, 0, len(x.Props))}
+		v := vexpr{kind: vkObj, props: t.propSlab.make(len(x.Props))[:0]}
 		for _, p := range x.Props {
 			if p.Spread {
 				return nil

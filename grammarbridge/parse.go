@@ -44,6 +44,8 @@ type parser struct {
 	// each list is complete, at its final length.
 	altNodes slab[Alt]
 	lits     slab[Literal]
+	captures slab[Capture]
+	tokens   slab[string] // literals' tokens past the first
 	groups   slab[Group]
 	refs     slab[RuleRef]
 	vars     slab[VarValue]
@@ -276,6 +278,13 @@ func (p *parser) quoted() string {
 	q := p.src[p.off]
 	start := p.off
 	p.off++
+	// Most strings have no escape: they are the source's bytes.
+	for i := p.off; i < len(p.src) && p.src[i] != '\\' && p.src[i] != '\n'; i++ {
+		if p.src[i] == q {
+			p.off = i + 1
+			return p.src[start+1 : i]
+		}
+	}
 	var b strings.Builder
 	for {
 		if p.off >= len(p.src) || p.src[p.off] == '\n' {
@@ -522,6 +531,10 @@ func (p *parser) alt(end byte) *Alt {
 			tok := p.word()
 			if n := len(parts); n > 0 {
 				if lit, ok := parts[n-1].(*Literal); ok {
+					if len(lit.Tokens) == cap(lit.Tokens) {
+						// Room from the slab, twice as much.
+						lit.Tokens = append(p.tokens.make(2 * len(lit.Tokens))[:0], lit.Tokens...)
+					}
 					lit.Tokens = append(lit.Tokens, tok)
 					continue
 				}
@@ -565,7 +578,8 @@ func (p *parser) capture() *Capture {
 	start := p.off
 	p.off += 2
 	p.space()
-	c := &Capture{Pos: p.pos(start), Kind: CaptureWildcard, Type: "string"}
+	c := p.captures.new()
+	c.Pos, c.Kind, c.Type = p.pos(start), CaptureWildcard, "string"
 	c.Var = p.ident("a variable name in $(...)")
 	p.space()
 	if p.peek() == ':' {

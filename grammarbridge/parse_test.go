@@ -97,6 +97,39 @@ func TestParseValueOperators(t *testing.T) {
 	}
 }
 
+// TestParseQuoted checks value strings read in place (no escape) and
+// through the escapes, in both quotes.
+func TestParseQuoted(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`"plain"`, "plain"},
+		{`'single'`, "single"},
+		{`"it's"`, "it's"},
+		{`'say "hi"'`, `say "hi"`},
+		{`""`, ""},
+		{`"a\nb"`, "a\nb"},
+		{`"tab\there"`, "tab\there"},
+		{`'it\'s'`, "it's"},
+		{`"\u0041\x42"`, "AB"},
+		{`"ends in escape\\"`, `ends in escape\`},
+	}
+	for _, tt := range tests {
+		f, err := Parse("q.agr", "<S> = x -> "+tt.src+";")
+		if err != nil {
+			t.Errorf("%s: %v", tt.src, err)
+			continue
+		}
+		v, ok := f.Rules[0].Alts[0].Value.(*LitValue)
+		if !ok || v.Value != tt.want {
+			t.Errorf("%s: got %#v, want %q", tt.src, f.Rules[0].Alts[0].Value, tt.want)
+		}
+	}
+	for _, src := range []string{`"abc`, `"ab\"`, "'a\nb'"} {
+		if _, err := Parse("q.agr", "<S> = x -> "+src); !errors.Is(err, ErrSyntax) {
+			t.Errorf("%s: got %v, want a syntax error", src, err)
+		}
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name, src string

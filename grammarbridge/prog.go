@@ -45,7 +45,8 @@ type crule struct {
 	// firstWords[j], when every alternative of firstLists[j] (of alts,
 	// j = 0, when there is no firstIdx) begins with a literal with a
 	// first-word test (cpart.fword, fmask), holds those tests as word,
-	// mask pairs: Grammar.cannotStart applies them to the start rule.
+	// mask pairs: Grammar.cannotStart applies them to the start rule
+	// (the only rule that has them).
 	firstWords [][]uint64
 	// startTests: firstWords has a test, or r cannot start with
 	// anything (cannotStart has something to test).
@@ -93,10 +94,10 @@ func (r *crule) altsFor(ch int, known bool) []*calt {
 	return r.firstLists[r.firstIdx[ch]]
 }
 
-// buildDispatch fills r.firstIdx and r.firstLists from the alternatives'
-// first-byte sets.
-func (r *crule) buildDispatch() {
-	r.buildDispatchLists()
+// buildStartTests fills r.firstWords and r.startTests, which
+// Grammar.cannotStart reads of the start rule only: the compiler calls
+// it for that rule, after buildDispatchLists.
+func (r *crule) buildStartTests() {
 	if r.firstIdx == nil {
 		r.firstWords = [][]uint64{wordTests(r.alts)}
 	} else {
@@ -172,7 +173,17 @@ next:
 	return ws
 }
 
-func (r *crule) buildDispatchLists() {
+// dispatchSlabs holds the slabs a compile's rules take their dispatch
+// tables and lists from (buildDispatchLists).
+type dispatchSlabs struct {
+	idx   slab[[129]uint8]
+	alts  slab[*calt]
+	lists slab[[]*calt]
+}
+
+// buildDispatchLists fills r.firstIdx and r.firstLists from the
+// alternatives' first-byte sets, taking their room from s.
+func (r *crule) buildDispatchLists(s *dispatchSlabs) {
 	n := len(r.alts)
 	if n < 2 || r.firstAny && allFirstAny(r.alts) {
 		return
@@ -210,7 +221,7 @@ func (r *crule) buildDispatchLists() {
 		}
 	}
 	other := -1
-	var idx [129]uint8
+	var idx [129]uint8 // copied to the slab when the rule has lists
 	var distinct []int // first byte of each distinct set
 next:
 	for c := range 129 {
@@ -243,8 +254,8 @@ next:
 			total += bits.OnesCount64(w)
 		}
 	}
-	all := make([]*calt, 0, total) // one array for every list
-	lists := make([][]*calt, len(distinct))
+	all := s.alts.make(total)[:0] // one array for every list
+	lists := s.lists.make(len(distinct))
 	for j, d := range distinct {
 		m := perByte[d*words : (d+1)*words]
 		start := len(all)
@@ -255,7 +266,8 @@ next:
 		}
 		lists[j] = all[start:len(all):len(all)]
 	}
-	r.firstIdx, r.firstLists = &idx, lists
+	r.firstIdx, r.firstLists = s.idx.new(), lists
+	*r.firstIdx = idx
 }
 
 func allFirstAny(alts []*calt) bool {
@@ -290,8 +302,8 @@ type calt struct {
 	// (minlen.go); minFrom[len(parts)] is 0.
 	minFrom []int32
 
-	value    ValueExpr      // explicit value, or nil
-	vars     map[string]int // variable -> slot, for value
+	value    ValueExpr // explicit value, or nil
+	vars     varSet    // the captured variables by slot, for value
 	implicit implicitKind
 	text     any    // for implicitText: the literal as written, boxed once
 	textHash uint64 // hashValue(text)

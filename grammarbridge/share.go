@@ -116,7 +116,11 @@ func (b *shareBuilder) buildShare(r *crule) {
 		// A group of keywords is matched in place (matcher.keywords),
 		// with its trees when they are leaves and literal nodes only.
 		lit, part := false, false
-		for _, t := range append([][]shareNode{r.tree}, r.firstTrees...) {
+		for i := -1; i < len(r.firstTrees); i++ {
+			t := r.tree
+			if i >= 0 {
+				t = r.firstTrees[i]
+			}
 			for _, nd := range t {
 				lit = lit || nd.litTo > 0
 				part = part || nd.synth != nil

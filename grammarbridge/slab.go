@@ -1,5 +1,7 @@
 package grammarbridge
 
+import "unsafe"
+
 // slab hands out values of type T from chunks, so that the many small
 // nodes of a syntax tree or a compiled grammar cost one allocation a
 // chunk rather than one each. Compiling discord.agr made 18,500
@@ -37,6 +39,31 @@ func (s *slab[T]) make(n int) []T {
 	out := s.free[:n:n]
 	s.free = s.free[n:]
 	return out
+}
+
+// strSlab hands out strings from byte chunks, as slab does values: one
+// allocation a chunk rather than one a string. The bytes handed out
+// are never written again (a chunk is only appended to). The zero
+// strSlab is ready to use.
+type strSlab struct{ free []byte }
+
+// strChunk is the size of a strSlab's chunk.
+const strChunk = 4096
+
+// str returns a string of b's bytes.
+func (s *strSlab) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > strChunk/4 {
+		return string(b)
+	}
+	if cap(s.free)-len(s.free) < len(b) {
+		s.free = make([]byte, 0, strChunk)
+	}
+	start := len(s.free)
+	s.free = append(s.free, b...)
+	return unsafe.String(&s.free[start], len(b))
 }
 
 // clone returns a copy of xs made by make (nil for none).

@@ -37,6 +37,31 @@ func TestSlab(t *testing.T) {
 	}
 }
 
+// TestStrSlab: strings handed out keep their bytes however many follow
+// them and whatever is done to the buffer they were made from.
+func TestStrSlab(t *testing.T) {
+	var s strSlab
+	var got, want []string
+	buf := []byte{}
+	for i := range 2000 {
+		buf = append(buf[:0], strings.Repeat(string(rune('a'+i%26)), i%40)...)
+		buf = append(buf, byte('0'+i%10))
+		got = append(got, s.str(buf))
+		want = append(want, string(buf))
+		buf[0] = '!' // the caller reuses its buffer
+	}
+	long := strings.Repeat("x", strChunk)
+	got, want = append(got, s.str([]byte(long))), append(want, long)
+	if s.str(nil) != "" {
+		t.Error("str(nil) is not empty")
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("string %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
 // TestParseSlabsIndependent: the syntax tree's lists come from slabs,
 // and each is its own: appending to one alternative's parts or one
 // group's alternatives leaves its neighbours as they were.

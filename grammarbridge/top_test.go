@@ -100,7 +100,7 @@ func TestRecordLastFrame(t *testing.T) {
 	g := mustCompile(t, `<Start> = go $(x:wildcard) -> { a: x, b: [x] };`, Options{})
 	var a *calt
 	for _, c := range g.alts {
-		if _, ok := c.vars["x"]; ok {
+		if _, ok := c.vars.slot("x"); ok {
 			a = c
 		}
 	}
@@ -109,7 +109,8 @@ func TestRecordLastFrame(t *testing.T) {
 	}
 	m := g.newMatcher("go red blue", false)
 	defer g.release(m)
-	slot := int32(a.vars["x"])
+	s, _ := a.vars.slot("x")
+	slot := int32(s)
 	m.tbuf = []event{
 		beginEvent(a.id, -1), {kind: evWild, slot: slot, a: 3, b: 6}, {kind: evEnd},
 		beginEvent(a.id, -1), {kind: evWild, slot: slot, a: 7, b: 11}, {kind: evEnd},

@@ -45,8 +45,15 @@ type slotVal struct {
 // evaluator evaluates value expressions of one alternative.
 type evaluator struct {
 	slots []slotVal
-	vars  map[string]int // variable name -> slot
-	st    stats          // accumulated stats of the variables read
+	vars  varSet // the slots' variables
+	st    stats  // accumulated stats of the variables read
+}
+
+// slotOf returns the slot of variable name, which the compiler checked
+// is captured.
+func (e *evaluator) slotOf(name string) int {
+	s, _ := e.vars.slot(name)
+	return s
 }
 
 // evalHashed evaluates x and returns its value with its hash, computing
@@ -55,7 +62,7 @@ type evaluator struct {
 func (e *evaluator) evalHashed(x ValueExpr) (any, uint64) {
 	switch x := x.(type) {
 	case *VarValue:
-		s := e.slots[e.vars[x.Name]]
+		s := e.slots[e.slotOf(x.Name)]
 		e.st = e.st.add(s.st)
 		return s.v, s.h
 	case *ObjectValue:
@@ -110,7 +117,7 @@ func (e *evaluator) eval(x ValueExpr) any {
 	case *VarValue:
 		// An explicit value counts the matched values inside the variables
 		// it reads; the literals it adds count nothing.
-		s := e.slots[e.vars[x.Name]]
+		s := e.slots[e.slotOf(x.Name)]
 		e.st = e.st.add(s.st)
 		return s.v
 	case *ObjectValue:
