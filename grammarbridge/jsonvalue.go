@@ -116,12 +116,12 @@ func (m *matcher) keep(f frag) (chunk, off uint32) {
 
 // newOut starts a chunk of results' values with room for n bytes. An
 // input's chunks after its first are twice as big as the one before,
-// up to maxOutChunk: an input with many results (code-editor: up to 876,
-// 210 KB) takes a few allocations, not one every 4 KB.
+// up to outChunk<<maxOutShift: an input with many results (code-editor:
+// up to 876, 210 KB) takes a few allocations, not one every 4 KB.
 //
 //go:noinline
 func (b *jsonBufs) newOut(n int) {
-	size := outChunk << min(len(b.outs)-1, maxOutShift)
+	size := outChunk << min(max(len(b.outs)-1, 0), maxOutShift)
 	b.out = make([]byte, 0, max(size, n))
 	b.outs = append(b.outs, b.out[:cap(b.out)])
 }
