@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestJSONValues checks values written straight from a frame (topValue):
@@ -206,4 +207,44 @@ func TestNeedsEscape(t *testing.T) {
 			t.Fatalf("needsEscape(%q) = %v, want %v", b, got, want)
 		}
 	}
+}
+
+// TestCopyText: copyText copies n bytes whatever n, and writes nothing
+// from textPad bytes past their end on.
+func TestCopyText(t *testing.T) {
+	src := make([]byte, 300+textPad)
+	for i := range src {
+		src[i] = byte('a' + i%26)
+	}
+	for n := range 300 {
+		dst := bytes.Repeat([]byte{'#'}, 400+textPad)
+		copyText(unsafe.Pointer(&dst[3]), unsafe.Pointer(&src[0]), n)
+		if !bytes.Equal(dst[3:3+n], src[:n]) {
+			t.Fatalf("n=%d: copied %q, want %q", n, dst[3:3+n], src[:n])
+		}
+		if dst[2] != '#' || strings.Trim(string(dst[3+n+textPad:]), "#") != "" {
+			t.Fatalf("n=%d: wrote outside [0, n+textPad)", n)
+		}
+	}
+	if len(braces) < 2+textPad || braces[:2] != "{}" {
+		t.Errorf("braces is %d bytes, want \"{}\" and textPad more", len(braces))
+	}
+}
+
+// TestTextsPadded: every text topObj copies can be read textPad bytes
+// past its end. At every parse of the reference inputs, the scratch and
+// text buffers (whose texts are the slots') have that room past their
+// end, and so do the literals' buffer and the ops' texts, from strSlab
+// (TestStrSlab).
+func TestTextsPadded(t *testing.T) {
+	seen := 0
+	matchRefCases(t, func(m *matcher) {
+		seen++
+		for _, b := range [][]byte{m.js.scratch, m.js.texts, m.g.vt.litJSON} {
+			if cap(b) > 0 && cap(b)-len(b) < textPad {
+				t.Fatalf("a buffer has %d bytes of room past its end, want %d", cap(b)-len(b), textPad)
+			}
+		}
+	})
+	t.Logf("%d parses", seen)
 }

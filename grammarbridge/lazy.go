@@ -62,7 +62,7 @@ type valueTables struct {
 	litFrag  []frag // by literal: its JSON in litJSON
 	keys     []string
 	keyHash  []uint64
-	keyJSON  []string         // by key: `,"key":`, as pre
+	keyJSON  []string         // by key: `,"key":`, as pre (from strs: readable textPad past its end)
 	keyIndex map[string]int32 // while compiling
 	slab     []vexpr          // while compiling
 	nibs     [][4][16]uint16  // while compiling: vop.byNib's slab
@@ -79,7 +79,7 @@ func (t *valueTables) lit(v any) int32 {
 	t.lits = append(t.lits, v)
 	t.litHash = append(t.litHash, hashValue(v))
 	o := len(t.litJSON)
-	t.litJSON = appendJSON(t.litJSON, v, false)
+	t.litJSON = slices.Grow(appendJSON(t.litJSON, v, false), textPad) // readable past the end (copyText)
 	t.litFrag = append(t.litFrag, frag{uint32(o) | fragLits, uint32(len(t.litJSON) - o)})
 	return int32(len(t.lits) - 1)
 }
@@ -93,7 +93,7 @@ func (t *valueTables) key(k string) int32 {
 	}
 	t.keys = append(t.keys, k)
 	t.keyHash = append(t.keyHash, hashString(k))
-	t.keyJSON = append(t.keyJSON, string(append(appendJSONString([]byte{','}, k), ':')))
+	t.keyJSON = append(t.keyJSON, t.strs.str(append(appendJSONString([]byte{','}, k), ':')))
 	t.keyIndex[k] = int32(len(t.keys) - 1)
 	return int32(len(t.keys) - 1)
 }

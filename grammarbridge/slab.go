@@ -43,7 +43,9 @@ func (s *slab[T]) make(n int) []T {
 
 // strSlab hands out strings from byte chunks, as slab does values: one
 // allocation a chunk rather than one a string. The bytes handed out
-// are never written again (a chunk is only appended to). The zero
+// are never written again (a chunk is only appended to), and every
+// string can be read textPad bytes past its end, in its chunk or its
+// own allocation: topObj copies the ops' texts with copyText. The zero
 // strSlab is ready to use.
 type strSlab struct{ free []byte }
 
@@ -56,9 +58,10 @@ func (s *strSlab) str(b []byte) string {
 		return ""
 	}
 	if len(b) > strChunk/4 {
-		return string(b)
+		c := append(make([]byte, 0, len(b)+textPad), b...)
+		return unsafe.String(&c[0], len(b))
 	}
-	if cap(s.free)-len(s.free) < len(b) {
+	if cap(s.free)-len(s.free) < len(b)+textPad {
 		s.free = make([]byte, 0, strChunk)
 	}
 	start := len(s.free)

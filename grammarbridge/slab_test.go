@@ -48,6 +48,9 @@ func TestStrSlab(t *testing.T) {
 		buf = append(buf, byte('0'+i%10))
 		got = append(got, s.str(buf))
 		want = append(want, string(buf))
+		if cap(s.free)-len(s.free) < textPad {
+			t.Fatalf("string %d: %d bytes readable past it, want %d (copyText)", i, cap(s.free)-len(s.free), textPad)
+		}
 		buf[0] = '!' // the caller reuses its buffer
 	}
 	long := strings.Repeat("x", strChunk)
