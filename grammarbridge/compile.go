@@ -743,12 +743,6 @@ func (c *compiler) altHasValue(a *calt, seen map[*crule]bool) bool {
 	return true
 }
 
-// literalPart compiles literal tokens with the separator rules of sp.
-func literalPart(tokens []string, sp Spacing) cpart {
-	var s litSlabs
-	return s.literalPart(tokens, sp)
-}
-
 // litSlabs holds the slabs a compile's literal parts take their tokens
 // and separators from.
 type litSlabs struct {
@@ -757,7 +751,8 @@ type litSlabs struct {
 	strs strSlab
 }
 
-// literalPart is literalPart with the token lists from s.
+// literalPart compiles literal tokens with the separator rules of sp,
+// their lists taken from s.
 func (s *litSlabs) literalPart(tokens []string, sp Spacing) cpart {
 	p := cpart{kind: partString, slot: -1, text: strings.Join(tokens, " "), toks: s.toks.make(len(tokens))}
 	if len(tokens) > 1 {

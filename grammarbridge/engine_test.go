@@ -325,3 +325,10 @@ func TestEngineWaysMask(t *testing.T) {
 		}
 	}
 }
+
+// literalPart compiles literal tokens with the separator rules of sp,
+// as the compiler does, for tests that build parts by hand.
+func literalPart(tokens []string, sp Spacing) cpart {
+	var s litSlabs
+	return s.literalPart(tokens, sp)
+}

@@ -263,7 +263,7 @@ type matcher struct {
 	nodes       []node            // the value arena (lazy.go)
 	kids        []kid
 	vals        []any
-	strCache    *[strCacheSize]strEntry // boxed wildcard texts (lazy.go)
+	strCache    *[strCacheSize]strEntry // the input's wildcard texts: nodes, JSON, hashes (lazy.go)
 	strUsed     []uint8                 // its entries in use
 	keys        []rankKey               // the result index while matching, then the ranking keys (result.go)
 

@@ -466,10 +466,7 @@ func (p *parser) alts(end byte) []*Alt {
 			p.off++
 			continue
 		}
-		out := p.altList.clone(p.altStk[base:])
-		clear(p.altStk[base:])
-		p.altStk = p.altStk[:base]
-		return out
+		return p.altList.pop(&p.altStk, base)
 	}
 }
 
@@ -493,12 +490,12 @@ func (p *parser) alt(end byte) *Alt {
 		case (c == '|' || c == end || c == '-' && p.peekAt(1) == '>') && len(parts) == 0:
 			p.errorf(p.off, "expected literal text, '<Rule>', '$(capture)' or '(' to start the alternative, found %s", p.describe(p.off))
 		case c == '|' || c == end:
-			p.endAlt(a, base)
+			a.Parts = p.partList.pop(&p.partStk, base)
 			return a
 		case c == ';' || c == ')':
 			p.errorf(p.off, "expected %q or '|', found %q", end, c)
 		case c == '-' && p.peekAt(1) == '>':
-			p.endAlt(a, base)
+			a.Parts = p.partList.pop(&p.partStk, base)
 			p.off += 2
 			a.Value = p.value()
 			p.space()
@@ -545,14 +542,6 @@ func (p *parser) alt(end byte) *Alt {
 			p.partStk = append(p.partStk, lit)
 		}
 	}
-}
-
-// endAlt gives a the parts gathered on the stack from base, and takes
-// them off it.
-func (p *parser) endAlt(a *Alt, base int) {
-	a.Parts = p.partList.clone(p.partStk[base:])
-	clear(p.partStk[base:])
-	p.partStk = p.partStk[:base]
 }
 
 // quant reads an optional ?, * or + directly after a group or rule

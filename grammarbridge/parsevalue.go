@@ -239,9 +239,7 @@ func (p *parser) objectExpr() ValueExpr {
 		p.space()
 		if p.peek() == '}' {
 			p.off++
-			obj.Props = p.propList.clone(p.propStk[base:])
-			clear(p.propStk[base:])
-			p.propStk = p.propStk[:base]
+			obj.Props = p.propList.pop(&p.propStk, base)
 			return obj
 		}
 		if strings.HasPrefix(p.src[p.off:], "...") {

@@ -78,3 +78,13 @@ func (s *slab[T]) clone(xs []T) []T {
 	copy(out, xs)
 	return out
 }
+
+// pop returns a copy, made by make, of what a list gathered on stack
+// *stk from base, and takes it off the stack: a list is gathered there
+// while its length is unknown and copied out once, at its final length.
+func (s *slab[T]) pop(stk *[]T, base int) []T {
+	out := s.clone((*stk)[base:])
+	clear((*stk)[base:]) // the stack keeps no pointer of it
+	*stk = (*stk)[:base]
+	return out
+}
