@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -209,21 +210,23 @@ func TestNeedsEscape(t *testing.T) {
 	}
 }
 
-// TestCopyText: copyText copies n bytes whatever n, and writes nothing
-// from textPad bytes past their end on.
+// TestCopyText: copyText and copyValue copy n bytes whatever n, and
+// write nothing from textPad bytes past their end on.
 func TestCopyText(t *testing.T) {
 	src := make([]byte, 300+textPad)
 	for i := range src {
 		src[i] = byte('a' + i%26)
 	}
-	for n := range 300 {
-		dst := bytes.Repeat([]byte{'#'}, 400+textPad)
-		copyText(unsafe.Pointer(&dst[3]), unsafe.Pointer(&src[0]), n)
-		if !bytes.Equal(dst[3:3+n], src[:n]) {
-			t.Fatalf("n=%d: copied %q, want %q", n, dst[3:3+n], src[:n])
-		}
-		if dst[2] != '#' || strings.Trim(string(dst[3+n+textPad:]), "#") != "" {
-			t.Fatalf("n=%d: wrote outside [0, n+textPad)", n)
+	for name, copyFn := range map[string]func(dst, src unsafe.Pointer, n int){"copyText": copyText, "copyValue": copyValue} {
+		for n := range 300 {
+			dst := bytes.Repeat([]byte{'#'}, 400+textPad)
+			copyFn(unsafe.Pointer(&dst[3]), unsafe.Pointer(&src[0]), n)
+			if !bytes.Equal(dst[3:3+n], src[:n]) {
+				t.Fatalf("%s, n=%d: copied %q, want %q", name, n, dst[3:3+n], src[:n])
+			}
+			if dst[2] != '#' || strings.Trim(string(dst[3+n+textPad:]), "#") != "" {
+				t.Fatalf("%s, n=%d: wrote outside [0, n+textPad)", name, n)
+			}
 		}
 	}
 	if len(braces) < 2+textPad || braces[:2] != "{}" {
@@ -231,13 +234,67 @@ func TestCopyText(t *testing.T) {
 	}
 }
 
+// TestCopyEvents: copyEvents copies n events whatever n, and writes
+// nothing from eventPad events past their end on.
+func TestCopyEvents(t *testing.T) {
+	if unsafe.Sizeof(event{}) != 16 {
+		t.Fatalf("an event is %d bytes; copyEvents copies 16", unsafe.Sizeof(event{}))
+	}
+	src := make([]event, 40+eventPad)
+	for i := range src {
+		src[i] = event{kind: evWild, slot: int32(i), a: int32(2 * i), b: int32(3 * i)}
+	}
+	guard := event{kind: evEnd, slot: -7}
+	for n := range 40 {
+		dst := make([]event, 50+eventPad)
+		for i := range dst {
+			dst[i] = guard
+		}
+		copyEvents(unsafe.Pointer(&dst[1]), unsafe.Pointer(&src[0]), n)
+		if !slices.Equal(dst[1:1+n], src[:n]) {
+			t.Fatalf("n=%d: copied %v, want %v", n, dst[1:1+n], src[:n])
+		}
+		for i, ev := range dst {
+			if (i == 0 || i > n+eventPad) && ev != guard {
+				t.Fatalf("n=%d: wrote event %d, outside [1, 1+n+eventPad)", n, i)
+			}
+		}
+	}
+}
+
+// TestTrailGrows: the trail keeps eventPad events of room past its
+// end as it grows, by push and by pushKept, and keeps its events.
+func TestTrailGrows(t *testing.T) {
+	g := mustCompile(t, `<Start> = go $(x:wildcard) -> x;`, Options{})
+	m := g.newMatcher("go x", false)
+	defer g.release(m)
+	kept := make([]event, 70, 70+eventPad)
+	for i := range kept {
+		kept[i] = event{kind: evWild, slot: int32(i)}
+	}
+	for i := range 300 {
+		if i%50 == 0 {
+			m.pushKept(kept)
+		} else {
+			m.push(event{kind: evNum, slot: int32(i)})
+		}
+		if cap(m.tbuf)-len(m.tbuf) < eventPad {
+			t.Fatalf("after %d pushes: %d events of room past the trail's end, want %d", i+1, cap(m.tbuf)-len(m.tbuf), eventPad)
+		}
+	}
+	if m.tn != 294+6*70 || m.tbuf[70] != (event{kind: evNum, slot: 1}) || m.tbuf[m.tn-1] != (event{kind: evNum, slot: 299}) {
+		t.Fatalf("%d events, [70] %v, last %v", m.tn, m.tbuf[70], m.tbuf[m.tn-1])
+	}
+}
+
 // TestTextsPadded: every text topObj copies can be read textPad bytes
 // past its end. At every parse of the reference inputs, the scratch and
 // text buffers (whose texts are the slots') have that room past their
 // end, and so do the literals' buffer and the ops' texts, from strSlab
-// (TestStrSlab).
+// (TestStrSlab). The trail and the kept trails have eventPad events of
+// room past theirs.
 func TestTextsPadded(t *testing.T) {
-	seen := 0
+	seen, trails := 0, 0
 	matchRefCases(t, func(m *matcher) {
 		seen++
 		for _, b := range [][]byte{m.js.scratch, m.js.texts, m.g.vt.litJSON} {
@@ -245,6 +302,92 @@ func TestTextsPadded(t *testing.T) {
 				t.Fatalf("a buffer has %d bytes of room past its end, want %d", cap(b)-len(b), textPad)
 			}
 		}
+		// The trail and the kept trails, for copyEvents.
+		if cap(m.tbuf)-len(m.tbuf) < eventPad || len(m.sm.ends) > 0 && cap(m.sm.trails)-len(m.sm.trails) < eventPad {
+			t.Fatalf("trail: %d events of room past its end, kept trails %d, want %d",
+				cap(m.tbuf)-len(m.tbuf), cap(m.sm.trails)-len(m.sm.trails), eventPad)
+		}
+		if len(m.sm.ends) > 0 {
+			trails++
+		}
 	})
+	if trails == 0 {
+		t.Error("no parse with kept trails")
+	}
 	t.Logf("%d parses", seen)
+}
+
+// TestObjRoom: topObj writes an object within the room objNeed gives,
+// textPad included, when every variable's value is as long as the
+// bound allows: the whole text buffer, the longest literal, or the
+// scratch buffer's bytes before the object. Bytes past that room are
+// checked untouched.
+func TestObjRoom(t *testing.T) {
+	long := strings.Repeat("l", 150)
+	g := mustCompile(t, `<Start> = a $(x:wildcard) b $(y:wildcard) c $(z:number)
+  -> { actionName: "act", parameters: { x, y, z, both: [x, y], lit: "`+long+`", again: x }, after: "tail" };`, Options{})
+	var ops []vop
+	for _, a := range g.vt.alts {
+		if a.top {
+			ops = a.ops
+		}
+	}
+	if len(ops) == 0 {
+		t.Fatal("no value topValue writes")
+	}
+	checked := 0
+	for _, src := range []uint32{fragTexts, fragLits, fragScratch} {
+		for i := range ops {
+			op := &ops[i]
+			if op.top != topMasked && op.top != topFixed {
+				continue
+			}
+			m := g.newMatcher("a q b r c 3", false)
+			m.js.texts = append(m.js.texts[:0], `"`+strings.Repeat("t", 90)+`"`...)
+			setPadded(&m.js.texts, m.js.texts)
+			pre := 0 // bytes in the scratch buffer before the object
+			var f frag
+			switch src {
+			case fragTexts:
+				f = frag{fragTexts, uint32(len(m.js.texts))}
+			case fragLits:
+				if g.vt.litMax < len(long) {
+					t.Fatalf("litMax %d, below the literal's %d", g.vt.litMax, len(long))
+				}
+				for _, lf := range g.vt.litFrag {
+					if int(lf.n) == g.vt.litMax {
+						f = lf
+					}
+				}
+			default:
+				pre = 400
+				f = frag{fragScratch, uint32(pre)}
+			}
+			need := m.objNeed(op, pre)
+			guard := bytes.Repeat([]byte{'#'}, pre+need+512)
+			if pre > 0 {
+				copy(guard, `"`+strings.Repeat("s", pre-2)+`"`)
+			}
+			m.js.scratch = guard[: pre : pre+need]
+			var ts [topSlots]topSlot
+			for j := range ts {
+				ts[j] = topSlot{f: f, h: 1}
+			}
+			out, _, _ := m.topObj(op, &ts, ^uint64(0))
+			if unsafe.SliceData(m.js.scratch) != unsafe.SliceData(guard) {
+				t.Fatalf("src %x, op %d: topObj made room of its own with %d bytes", src>>30, i, need)
+			}
+			if n := strings.TrimLeft(string(guard[pre+need:]), "#"); n != "" {
+				t.Fatalf("src %x, op %d: wrote past the room of %d bytes: %q", src>>30, i, need, guard[pre+need:pre+need+32])
+			}
+			if int(out.n)+textPad > need || !json.Valid(m.fragText(out)) {
+				t.Fatalf("src %x, op %d: %d bytes written for a room of %d: %s", src>>30, i, out.n, need, m.fragText(out))
+			}
+			checked++
+			g.release(m)
+		}
+	}
+	if checked < 3 {
+		t.Fatalf("%d objects checked", checked)
+	}
 }

@@ -60,6 +60,7 @@ type valueTables struct {
 	litHash  []uint64
 	litJSON  []byte // the literals as JSON, one after another
 	litFrag  []frag // by literal: its JSON in litJSON
+	litMax   int    // the longest literal's JSON (topObj's room)
 	keys     []string
 	keyHash  []uint64
 	keyJSON  []string         // by key: `,"key":`, as pre (from strs: readable textPad past its end)
@@ -81,6 +82,7 @@ func (t *valueTables) lit(v any) int32 {
 	o := len(t.litJSON)
 	t.litJSON = slices.Grow(appendJSON(t.litJSON, v, false), textPad) // readable past the end (copyText)
 	t.litFrag = append(t.litFrag, frag{uint32(o) | fragLits, uint32(len(t.litJSON) - o)})
+	t.litMax = max(t.litMax, len(t.litJSON)-o)
 	return int32(len(t.lits) - 1)
 }
 
@@ -151,6 +153,11 @@ type vop struct {
 	// head and tail are the outer object's JSON before and after this
 	// op's value: `{"actionName":"send","parameters":` and `}`.
 	head, tail string
+	// room is what topObj writes of an object besides its variables'
+	// values, at most: every key and literal property, the braces,
+	// head and tail, and textPad; nvars is how many properties hold a
+	// variable's value (topObj's room for them: objRoom).
+	room, nvars int32
 }
 
 // topHow is how topValue writes an op's value.
@@ -285,6 +292,10 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 		}
 		if p.kind == vkLit {
 			op.lsum += p.lsum
+			op.room += int32(len(p.whole))
+		} else {
+			op.room += int32(len(p.pre))
+			op.nvars++
 		}
 		// A literal, a temporary slot, a slot from 63 on (which share the
 		// last bit) or a variable read again counts as fixed.
@@ -327,6 +338,7 @@ func (t *valueTables) flatten(x *vexpr, ops *[]vop, next *int32) int32 {
 			}
 		}
 	}
+	op.room += 2 + textPad
 	switch {
 	case x.kind != vkObj:
 		op.top = topArray
@@ -382,6 +394,7 @@ func (t *valueTables) fuseOuter(ops []vop) {
 			b = append(b, p.whole...)
 		}
 		in.tail = t.strs.str(append(b, '}'))
+		in.room += int32(len(in.head) + len(in.tail))
 		t.text = b
 	}
 }

@@ -1,5 +1,10 @@
 package grammarbridge
 
+import (
+	"slices"
+	"unsafe"
+)
+
 // This file holds the success memo: the parses found from a state, kept
 // so that the next path that reaches the same state replays them instead
 // of searching again.
@@ -103,8 +108,13 @@ func (m *matcher) keepTrail() {
 		sm.full = true
 		return
 	}
-	appendTo(&sm.trails, m.tbuf[:m.tn])
-	sm.ends = append(sm.ends, int32(len(sm.trails)))
+	n, k := len(sm.trails), m.tn
+	if cap(sm.trails)-n < k+eventPad {
+		sm.trails = slices.Grow(sm.trails, k+eventPad)
+	}
+	sm.trails = sm.trails[:n+k]
+	copyEvents(unsafe.Pointer(unsafe.SliceData(sm.trails[n:])), unsafe.Pointer(unsafe.SliceData(m.tbuf)), k)
+	sm.ends = append(sm.ends, int32(n+k))
 }
 
 // stepSuccMemo is stepMemo once the work passed succMemoAfter: a state
@@ -188,7 +198,7 @@ func (m *matcher) replay(s *succSlot, w wild) {
 		}
 		seg := trails[start+base : end]
 		start = end
-		m.pushSeg(seg)
+		m.pushKept(seg)
 		// Work about as the search that found it counted (a step for
 		// every two of its events): the limit stops a match after about
 		// as many parses with the memo as without, and its parses are
