@@ -80,9 +80,9 @@ const outChunk = 4096
 const maxOutShift = 3
 
 // maxSmallAlloc is the most bytes Go allocates as a small object, from
-// the allocating thread's cache: 8 bytes less than its largest size
-// class, 32 KB, whose objects are allocated as large ones, each a span
-// of its own taken from the heap (code-editor: 8 % of its time in
+// a per-processor cache: 8 bytes less than its largest size class,
+// 32 KB, whose objects are allocated as large ones, each a span of its
+// own taken from the heap (code-editor: 8 % of its time in
 // mallocgcLarge with chunks of 32 KB).
 const maxSmallAlloc = 32<<10 - 8
 

@@ -310,8 +310,11 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	if m == nil {
 		m, _ = g.pool.Get().(*matcher)
 		if m == nil {
-			m = &matcher{tbuf: make([]event, 32, 32+eventPad)}
+			m = &matcher{}
 		}
+	}
+	if cap(m.tbuf)-len(m.tbuf) < eventPad { // a new matcher (or a trail a test set): room for copyEvents
+		m.tbuf = make([]event, 32, 32+eventPad)
 	}
 	m.g, m.in, m.limit, m.track = g, input, limit, track
 	m.inEnd = len(input)
