@@ -93,13 +93,18 @@ const matchChunk = 16
 // fragText returns the bytes of f.
 func (m *matcher) fragText(f frag) []byte {
 	o := f.off &^ fragSrc
+	return m.fragBuf(f)[o : o+f.n]
+}
+
+// fragBuf returns the buffer f is in.
+func (m *matcher) fragBuf(f frag) []byte {
 	switch f.off & fragSrc {
 	case fragScratch:
-		return m.js.scratch[o : o+f.n]
+		return m.js.scratch
 	case fragTexts:
-		return m.js.texts[o : o+f.n]
+		return m.js.texts
 	}
-	return m.g.vt.fragText(f)
+	return m.g.vt.litJSON
 }
 
 // startInput readies the chunks of results' values for an input: the
@@ -892,14 +897,5 @@ func setPadded(buf *[]byte, b []byte) {
 
 // fragPtr returns where the text of f begins (fragText).
 func (m *matcher) fragPtr(f frag) unsafe.Pointer {
-	var b []byte
-	switch f.off & fragSrc {
-	case fragScratch:
-		b = m.js.scratch
-	case fragTexts:
-		b = m.js.texts
-	default:
-		b = m.g.vt.litJSON
-	}
-	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), f.off&^fragSrc)
+	return unsafe.Add(unsafe.Pointer(unsafe.SliceData(m.fragBuf(f))), f.off&^fragSrc)
 }
