@@ -33,11 +33,12 @@ import (
 // zero frag (n == 0) is undefined: no JSON text is empty.
 type frag struct{ off, n uint32 }
 
-// The buffers a frag is in (its off's top two bits).
+// The buffers a frag is in (its off's top two bits, fragSrc).
 const (
 	fragScratch uint32 = 0 << 30 // jsonBufs.scratch: the values of the parse under way
 	fragTexts   uint32 = 1 << 30 // jsonBufs.texts: the input's wildcard texts and numbers
 	fragLits    uint32 = 2 << 30 // valueTables.litJSON: the grammar's literals
+	fragOut     uint32 = 3 << 30 // jsonBufs.out, past its end: a parse's value, written where it is kept if new (topObj)
 	fragSrc     uint32 = 3 << 30
 )
 
@@ -103,8 +104,10 @@ func (m *matcher) fragBuf(f frag) []byte {
 		return m.js.scratch
 	case fragTexts:
 		return m.js.texts
+	case fragLits:
+		return m.g.vt.litJSON
 	}
-	return m.g.vt.litJSON
+	return m.js.out
 }
 
 // startInput readies the chunks of results' values for an input: the
@@ -115,10 +118,21 @@ func (b *jsonBufs) startInput() {
 }
 
 // keep copies value f to the chunk of results' values, and returns
-// where it is: the chunk's index in outs, and the offset in it.
+// where it is: the chunk's index in outs, and the offset in it. A value
+// topObj wrote in the chunk, past its end (fragOut), is kept where it
+// is, or moved down to the end (keepBest may have taken back the room
+// of the value kept before it).
 func (m *matcher) keep(f frag) (chunk, off uint32) {
-	src := m.fragText(f)
 	b := &m.js
+	if f.off&fragSrc == fragOut {
+		o, n := int(f.off&^fragSrc), len(b.out)
+		if o != n {
+			copy(b.out[n:n+int(f.n)], b.out[o:o+int(f.n)])
+		}
+		b.out = b.out[:n+int(f.n)]
+		return uint32(len(b.outs) - 1), uint32(n)
+	}
+	src := m.fragText(f)
 	if cap(b.out)-len(b.out) < len(src) {
 		b.newOut(len(src))
 	}
@@ -312,7 +326,9 @@ func (m *matcher) topValue(trail []event, top *altVal) (frag, uint64, stats, int
 				var st stats
 				switch op.top {
 				case topMasked, topFixed:
-					f, h, st = m.topObj(op, ts, bound)
+					// The value itself is written where it is kept, when
+					// it is new (keep).
+					f, h, st = m.topObj(op, ts, bound, (j == last || op.outer != nil))
 				case topLong:
 					f, h, st = m.topObjLong(op, ts, bound)
 				default:
@@ -585,7 +601,7 @@ func appendNumber(b []byte, f float64) []byte {
 // texts vary from one to the next, so that those choices were the most
 // mispredicted branches of a match (code-editor: 536 of 1,280 an input,
 // as cachegrind's branch simulation counts them; 103 so).
-func (m *matcher) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (frag, uint64, stats) {
+func (m *matcher) topObj(op *vop, ts *[topSlots]topSlot, bound uint64, toOut bool) (frag, uint64, stats) {
 	var present uint64
 	if bound&op.vars == op.vars {
 		// Every variable bound (most often: { originalRequest: r,
@@ -602,11 +618,19 @@ func (m *matcher) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (frag, ui
 		}
 	}
 	props := op.props
-	w := padWriter{unsafe.Pointer(unsafe.SliceData(m.js.scratch)), len(m.js.scratch), cap(m.js.scratch)}
-	start := w.n
-	if need := m.objNeed(op, w.n); w.c-w.n < need { // the room, made once
-		w = m.objRoom(w, op, ts, present, need)
+	buf := &m.js.scratch
+	if toOut {
+		buf = &m.js.out
 	}
+	w := padWriter{unsafe.Pointer(unsafe.SliceData(*buf)), len(*buf), cap(*buf)}
+	if need := m.objNeed(op); w.c-w.n < need { // the room, made once
+		if toOut {
+			w = m.outRoom(op, ts, present)
+		} else {
+			w = m.objRoom(w, op, ts, present, need)
+		}
+	}
+	start := w.n
 	if op.outer != nil {
 		w = w.put(unsafe.Pointer(unsafe.StringData(op.head)), len(op.head))
 	}
@@ -640,6 +664,10 @@ func (m *matcher) topObj(op *vop, ts *[topSlots]topSlot, bound uint64) (frag, ui
 	if f := op.outer; f != nil {
 		w = w.put(unsafe.Pointer(unsafe.StringData(op.tail)), len(op.tail))
 		h = mix64(objectSeed + f.lsum + propHash(f.props[op.outerArg].kmul, h))
+	}
+	if toOut {
+		// Past the chunk's end, which keep moves over it.
+		return frag{uint32(start) | fragOut, uint32(w.n - start)}, h, st
 	}
 	if w.p == unsafe.Pointer(unsafe.SliceData(m.js.scratch)) {
 		m.js.scratch = m.js.scratch[:w.n]
@@ -844,12 +872,46 @@ func (w padWriter) putValue(src unsafe.Pointer, k int) padWriter {
 	return w
 }
 
-// objNeed returns the room topObj needs for op, at most, when the
-// scratch buffer holds n bytes: no value of a variable is longer than
-// the buffer it is in (the scratch buffer, the text buffer, or the
-// literals').
-func (m *matcher) objNeed(op *vop, n int) int {
-	return int(op.room) + int(op.nvars)*max(n, len(m.js.texts), m.g.vt.litMax)
+// objNeed returns the room topObj needs for op, at most: no value of a
+// variable is longer than the scratch buffer, the longest text of the
+// input (textMax) or the longest literal.
+func (m *matcher) objNeed(op *vop) int {
+	return int(op.room) + int(op.nvars)*max(len(m.js.scratch), m.textMax(), m.g.vt.litMax)
+}
+
+// textMax returns the most bytes a text of the text buffer may take: a
+// number, or a wildcard's text as JSON, at most the input between
+// quotes, each byte escaped (\u00XX) when some text needs escapes, and
+// at most the buffer.
+func (m *matcher) textMax() int {
+	n := len(m.in) + 2
+	if m.js.plain != 1 {
+		n = 6*len(m.in) + 2
+	}
+	return min(max(n, maxNumberJSON), len(m.js.texts))
+}
+
+// maxNumberJSON is more than the longest number appendNumber writes
+// ("-1.2345678901234567e-308").
+const maxNumberJSON = 32
+
+// outRoom returns the writer of a parse's value in the chunk of results'
+// values (topObj), past its end, with room for it: the room it takes,
+// counted, and a new chunk when the chunk lacks it.
+//
+//go:noinline
+func (m *matcher) outRoom(op *vop, ts *[topSlots]topSlot, present uint64) padWriter {
+	need := int(op.room)
+	for x := present; x != 0; x &= x - 1 {
+		if p := &op.props[bits.TrailingZeros64(x)]; p.kind != vkLit {
+			need += int(ts[p.arg&(topSlots-1)].f.n)
+		}
+	}
+	b := &m.js
+	if cap(b.out)-len(b.out) < need {
+		b.newOut(need)
+	}
+	return padWriter{unsafe.Pointer(unsafe.SliceData(b.out)), len(b.out), cap(b.out)}
 }
 
 // objRoom returns w with room for need bytes, which topObj takes for op

@@ -319,9 +319,11 @@ func TestTextsPadded(t *testing.T) {
 
 // TestObjRoom: topObj writes an object within the room objNeed gives,
 // textPad included, when every variable's value is as long as the
-// bound allows: the whole text buffer, the longest literal, or the
-// scratch buffer's bytes before the object. Bytes past that room are
-// checked untouched.
+// bound allows: the longest text the input may have (as it is, or
+// every byte escaped), the longest literal, or the scratch buffer's
+// bytes before the object; in the scratch buffer, or past the end of
+// the chunk of results' values (a parse's value, which keep then
+// keeps where it is). Bytes past that room are checked untouched.
 func TestObjRoom(t *testing.T) {
 	long := strings.Repeat("l", 150)
 	g := mustCompile(t, `<Start> = a $(x:wildcard) b $(y:wildcard) c $(z:number)
@@ -335,59 +337,90 @@ func TestObjRoom(t *testing.T) {
 	if len(ops) == 0 {
 		t.Fatal("no value topValue writes")
 	}
+	const input = "a q b r c 3 and some more words"
 	checked := 0
-	for _, src := range []uint32{fragTexts, fragLits, fragScratch} {
-		for i := range ops {
-			op := &ops[i]
-			if op.top != topMasked && op.top != topFixed {
-				continue
-			}
-			m := g.newMatcher("a q b r c 3", false)
-			m.js.texts = append(m.js.texts[:0], `"`+strings.Repeat("t", 90)+`"`...)
-			setPadded(&m.js.texts, m.js.texts)
-			pre := 0 // bytes in the scratch buffer before the object
-			var f frag
-			switch src {
-			case fragTexts:
-				f = frag{fragTexts, uint32(len(m.js.texts))}
-			case fragLits:
-				if g.vt.litMax < len(long) {
-					t.Fatalf("litMax %d, below the literal's %d", g.vt.litMax, len(long))
+	for _, src := range []string{"text", "escaped", "literal", "scratch"} {
+		for _, toOut := range []bool{false, true} {
+			for i := range ops {
+				op := &ops[i]
+				if op.top != topMasked && op.top != topFixed {
+					continue
 				}
-				for _, lf := range g.vt.litFrag {
-					if int(lf.n) == g.vt.litMax {
-						f = lf
+				m := g.newMatcher(input, false)
+				// The longest text the input may have: all of it, between
+				// quotes, or every byte of it escaped.
+				m.js.plain = 1
+				m.js.texts = append(m.js.texts[:0], `"`+input+`"`...)
+				if src == "escaped" {
+					m.js.plain = 2
+					m.js.texts = append(m.js.texts[:0], `"`+strings.Repeat(`\u0001`, len(input))+`"`...)
+				}
+				setPadded(&m.js.texts, m.js.texts)
+				pre := 0 // bytes in the scratch buffer before the object
+				var f frag
+				switch src {
+				case "text", "escaped":
+					f = frag{fragTexts, uint32(len(m.js.texts))}
+				case "literal":
+					if g.vt.litMax < len(long) {
+						t.Fatalf("litMax %d, below the literal's %d", g.vt.litMax, len(long))
+					}
+					for _, lf := range g.vt.litFrag {
+						if int(lf.n) == g.vt.litMax {
+							f = lf
+						}
+					}
+				default:
+					pre = 400
+					f = frag{fragScratch, uint32(pre)}
+				}
+				if f.off&fragSrc == fragTexts && m.textMax() != int(f.n) {
+					t.Fatalf("%s: textMax %d, want the longest text's %d", src, m.textMax(), f.n)
+				}
+				m.js.scratch = make([]byte, pre) // the bound counts it
+				need := m.objNeed(op)
+				scratch := bytes.Repeat([]byte{'#'}, pre+need+512)
+				if pre > 0 {
+					copy(scratch, `"`+strings.Repeat("s", pre-2)+`"`)
+				}
+				m.js.scratch = scratch[: pre : pre+need]
+				guard, at := scratch, pre
+				if toOut {
+					// Some values kept in the chunk already.
+					guard, at = bytes.Repeat([]byte{'#'}, 100+need+512), 100
+					m.js.out = guard[: at : at+need]
+					m.js.outs = append(m.js.outs[:0], m.js.out)
+				}
+				var ts [topSlots]topSlot
+				for j := range ts {
+					ts[j] = topSlot{f: f, h: 1}
+				}
+				out, _, _ := m.topObj(op, &ts, ^uint64(0), toOut)
+				what := fmt.Sprintf("%s, op %d, chunk %v", src, i, toOut)
+				if unsafe.SliceData(m.js.scratch) != unsafe.SliceData(scratch) || toOut && unsafe.SliceData(m.js.out) != unsafe.SliceData(guard) {
+					t.Fatalf("%s: topObj made room of its own with %d bytes", what, need)
+				}
+				if n := strings.TrimLeft(string(guard[at+need:]), "#"); n != "" {
+					t.Fatalf("%s: wrote past the room of %d bytes: %q", what, need, guard[at+need:at+need+32])
+				}
+				text := m.fragText(out)
+				if int(out.n)+textPad > need || !json.Valid(text) {
+					t.Fatalf("%s: %d bytes written for a room of %d: %s", what, out.n, need, text)
+				}
+				if toOut {
+					if out.off&fragSrc != fragOut || len(m.js.out) != at {
+						t.Fatalf("%s: frag %x, chunk length %d, want a frag past its end %d", what, out.off, len(m.js.out), at)
+					}
+					if c, o := m.keep(out); c != 0 || int(o) != at || len(m.js.out) != at+int(out.n) || string(m.js.out[o:]) != string(text) {
+						t.Fatalf("%s: kept at %d:%d, chunk length %d", what, c, o, len(m.js.out))
 					}
 				}
-			default:
-				pre = 400
-				f = frag{fragScratch, uint32(pre)}
+				checked++
+				g.release(m)
 			}
-			need := m.objNeed(op, pre)
-			guard := bytes.Repeat([]byte{'#'}, pre+need+512)
-			if pre > 0 {
-				copy(guard, `"`+strings.Repeat("s", pre-2)+`"`)
-			}
-			m.js.scratch = guard[: pre : pre+need]
-			var ts [topSlots]topSlot
-			for j := range ts {
-				ts[j] = topSlot{f: f, h: 1}
-			}
-			out, _, _ := m.topObj(op, &ts, ^uint64(0))
-			if unsafe.SliceData(m.js.scratch) != unsafe.SliceData(guard) {
-				t.Fatalf("src %x, op %d: topObj made room of its own with %d bytes", src>>30, i, need)
-			}
-			if n := strings.TrimLeft(string(guard[pre+need:]), "#"); n != "" {
-				t.Fatalf("src %x, op %d: wrote past the room of %d bytes: %q", src>>30, i, need, guard[pre+need:pre+need+32])
-			}
-			if int(out.n)+textPad > need || !json.Valid(m.fragText(out)) {
-				t.Fatalf("src %x, op %d: %d bytes written for a room of %d: %s", src>>30, i, out.n, need, m.fragText(out))
-			}
-			checked++
-			g.release(m)
 		}
 	}
-	if checked < 3 {
+	if checked < 8 {
 		t.Fatalf("%d objects checked", checked)
 	}
 }
