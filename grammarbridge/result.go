@@ -128,8 +128,10 @@ const slowRank = ^rankKey(0)
 // record builds the value of the parse on the trail and adds it to the
 // results. The value is written as JSON at once (jsonvalue.go), straight
 // from the trail's events when its top-level frame's value is object and
-// array literals (topValue), in the scratch buffer: a new value is
-// copied to the results'.
+// array literals (topValue), in the scratch buffer, and a new value is
+// copied to the results' chunk; an object literal, the most common value,
+// is written in that chunk at once, past its end (fragOut), and kept there
+// when it is new.
 func (m *matcher) record() {
 	m.keepTrail() // for the success memo (succ.go)
 	m.succ++
