@@ -38,7 +38,7 @@ const (
 	fragScratch uint32 = 0 << 30 // jsonBufs.scratch: the values of the parse under way
 	fragTexts   uint32 = 1 << 30 // jsonBufs.texts: the input's wildcard texts and numbers
 	fragLits    uint32 = 2 << 30 // valueTables.litJSON: the grammar's literals
-	fragOut     uint32 = 3 << 30 // jsonBufs.out, past its end: a parse's value, written where it is kept if new (topObj)
+	fragOut     uint32 = 3 << 30 // jsonBufs.out past its end: a parse's value, kept there if new (topObj)
 	fragSrc     uint32 = 3 << 30
 )
 
@@ -262,10 +262,10 @@ type topFrame struct {
 // one can be resumed (topFrame.resume, resumePoint).
 //
 // Its values are written in m.js.scratch, but for the value itself when
-// topObj writes it: past the end of the chunk of results' values. The loop keeps few values live
-// (the ops, the table of rules that are one variable and the trail's
-// capacity are looked up where they are used): the registers they took
-// were reloaded from the stack at every event.
+// topObj writes it: past the end of the chunk of results' values. The
+// loop keeps few values live (the ops, the table of rules that are one
+// variable and the trail's capacity are looked up where they are used):
+// the registers they took were reloaded from the stack at every event.
 func (m *matcher) topValue(trail []event, top *altVal) (frag, uint64, stats, int) {
 	tf := m.js.top // made by resetArena
 	ts := &tf.slots
@@ -329,7 +329,7 @@ func (m *matcher) topValue(trail []event, top *altVal) (frag, uint64, stats, int
 				case topMasked, topFixed:
 					// The value itself is written where it is kept, when
 					// it is new (keep).
-					f, h, st = m.topObj(op, ts, bound, (j == last || op.outer != nil))
+					f, h, st = m.topObj(op, ts, bound, j == last || op.outer != nil)
 				case topLong:
 					f, h, st = m.topObjLong(op, ts, bound)
 				default:
@@ -887,8 +887,8 @@ func (m *matcher) objNeed(op *vop) int {
 
 // textMax returns the most bytes a text of the text buffer may take: a
 // number, or a wildcard's text as JSON, at most the input between
-// quotes, each byte escaped (\u00XX) when some text needs escapes, and
-// at most the buffer.
+// quotes, with each byte escaped (\u00XX) unless no text of the input
+// needs an escape (jsonBufs.plain), and at most the buffer.
 func (m *matcher) textMax() int {
 	n := len(m.in) + 2
 	if m.js.plain != 1 {
@@ -902,8 +902,9 @@ func (m *matcher) textMax() int {
 const maxNumberJSON = 32
 
 // outRoom returns the writer of a parse's value in the chunk of results'
-// values (topObj), past its end, with room for it: the room it takes,
-// counted, and a new chunk when the chunk lacks it.
+// values (topObj), past its end, with room for it: the room it takes is
+// counted (op.room has the literals, keys and textPad; the variables'
+// values are added), and a new chunk started when the chunk lacks it.
 //
 //go:noinline
 func (m *matcher) outRoom(op *vop, ts *[topSlots]topSlot, present uint64) padWriter {

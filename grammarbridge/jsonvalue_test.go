@@ -414,6 +414,20 @@ func TestObjRoom(t *testing.T) {
 					if c, o := m.keep(out); c != 0 || int(o) != at || len(m.js.out) != at+int(out.n) || string(m.js.out[o:]) != string(text) {
 						t.Fatalf("%s: kept at %d:%d, chunk length %d", what, c, o, len(m.js.out))
 					}
+					// A chunk one byte short of the value and textPad:
+					// outRoom counts the value and starts a new chunk,
+					// writing nothing in this one.
+					short := int(out.n) + textPad - 1
+					guard = bytes.Repeat([]byte{'#'}, at+short+512)
+					m.js.out = guard[: at : at+short]
+					m.js.outs = append(m.js.outs[:0], m.js.out)
+					again, _, _ := m.topObj(op, &ts, ^uint64(0), true)
+					if n := strings.TrimLeft(string(guard[at:]), "#"); n != "" {
+						t.Fatalf("%s: wrote in a chunk one byte short: %q", what, guard[at:at+32])
+					}
+					if unsafe.SliceData(m.js.out) == unsafe.SliceData(guard) || len(m.js.outs) != 2 || string(m.fragText(again)) != string(text) {
+						t.Fatalf("%s: no new chunk for a value of %d bytes (%d chunks): %s", what, again.n, len(m.js.outs), m.fragText(again))
+					}
 				}
 				checked++
 				g.release(m)
