@@ -376,18 +376,9 @@ func (g *Grammar) release(m *matcher) {
 
 // push appends ev to the trail.
 func (m *matcher) push(ev event) {
-	tb, tn := m.tbuf, m.tn
-	if uint(tn) < uint(len(tb)) { // and no second bounds check
-		tb[tn] = ev
-		m.tn = tn + 1
-		return
+	if m.tn == len(m.tbuf) {
+		m.growTrail(1)
 	}
-	m.pushGrow(ev)
-}
-
-// pushGrow is push when the trail is full.
-func (m *matcher) pushGrow(ev event) {
-	m.growTrail(1)
 	m.tbuf[m.tn] = ev
 	m.tn++
 }
