@@ -267,7 +267,14 @@ func (m *matcher) insertResult(f frag, h uint64, st stats) int {
 		t[j] = rankKey(tag | uint64(k+1))
 	}
 	r := &rs[:k+1][k]
-	r.chunk, r.off = m.keep(f)
+	if b, n := &m.js, uint32(len(m.js.out)); f.off == fragOut|n {
+		// keep's work for a value written in place (topObj): the
+		// common case, without the call.
+		b.out = b.out[:n+f.n]
+		r.chunk, r.off = uint32(len(b.outs)-1), n
+	} else {
+		r.chunk, r.off = m.keep(f)
+	}
 	r.n = f.n
 	r.st, r.order, r.hash, r.key = st, m.work, h, resultKey(st, k)
 	m.results = m.results[:k+1]
