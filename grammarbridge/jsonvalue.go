@@ -124,11 +124,12 @@ func (b *jsonBufs) startInput() {
 // of the value kept before it).
 func (m *matcher) keep(f frag) (chunk, off uint32) {
 	b := &m.js
+	if c, o, ok := b.keepInPlace(f); ok {
+		return c, o
+	}
 	if f.off&fragSrc == fragOut {
 		o, n := int(f.off&^fragSrc), len(b.out)
-		if o != n {
-			copy(b.out[n:n+int(f.n)], b.out[o:o+int(f.n)])
-		}
+		copy(b.out[n:n+int(f.n)], b.out[o:o+int(f.n)])
 		b.out = b.out[:n+int(f.n)]
 		return uint32(len(b.outs) - 1), uint32(n)
 	}
@@ -139,6 +140,18 @@ func (m *matcher) keep(f frag) (chunk, off uint32) {
 	o := len(b.out)
 	appendTo(&b.out, src) // the room is there
 	return uint32(len(b.outs) - 1), uint32(o)
+}
+
+// keepInPlace is keep for a value topObj wrote at the chunk's end (the
+// common case), small enough to be inlined where results are added: it
+// reports whether f was one.
+func (b *jsonBufs) keepInPlace(f frag) (chunk, off uint32, ok bool) {
+	n := uint32(len(b.out))
+	if f.off != fragOut|n {
+		return 0, 0, false
+	}
+	b.out = b.out[:n+f.n]
+	return uint32(len(b.outs) - 1), n, true
 }
 
 // newOut starts a chunk of results' values with room for n bytes. An

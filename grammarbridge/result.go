@@ -267,12 +267,8 @@ func (m *matcher) insertResult(f frag, h uint64, st stats) int {
 		t[j] = rankKey(tag | uint64(k+1))
 	}
 	r := &rs[:k+1][k]
-	if b, n := &m.js, uint32(len(m.js.out)); f.off == fragOut|n {
-		// keep's work for a value written in place (topObj): the
-		// common case, without the call.
-		b.out = b.out[:n+f.n]
-		r.chunk, r.off = uint32(len(b.outs)-1), n
-	} else {
+	var ok bool
+	if r.chunk, r.off, ok = m.js.keepInPlace(f); !ok {
 		r.chunk, r.off = m.keep(f)
 	}
 	r.n = f.n
