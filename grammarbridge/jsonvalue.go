@@ -916,17 +916,11 @@ const maxNumberJSON = 32
 
 // outRoom returns the writer of a parse's value in the chunk of results'
 // values (topObj), past its end, with room for it: the room it takes is
-// counted (op.room has the literals, keys and textPad; the variables'
-// values are added), and a new chunk started when the chunk lacks it.
+// counted (objSize), and a new chunk started when the chunk lacks it.
 //
 //go:noinline
 func (m *matcher) outRoom(op *vop, ts *[topSlots]topSlot, present uint64) padWriter {
-	need := int(op.room)
-	for x := present; x != 0; x &= x - 1 {
-		if p := &op.props[bits.TrailingZeros64(x)]; p.kind != vkLit {
-			need += int(ts[p.arg&(topSlots-1)].f.n)
-		}
-	}
+	need := objSize(op, ts, present)
 	b := &m.js
 	if cap(b.out)-len(b.out) < need {
 		b.newOut(need)
@@ -941,17 +935,25 @@ func (m *matcher) outRoom(op *vop, ts *[topSlots]topSlot, present uint64) padWri
 //go:noinline
 func (m *matcher) objRoom(w padWriter, op *vop, ts *[topSlots]topSlot, present uint64, need int) padWriter {
 	if need > maxObjRoom {
-		need = int(op.room)
-		for x := present; x != 0; x &= x - 1 {
-			if p := &op.props[bits.TrailingZeros64(x)]; p.kind != vkLit {
-				need += int(ts[p.arg&(topSlots-1)].f.n)
-			}
-		}
+		need = objSize(op, ts, present)
 	}
 	if w.c-w.n < need {
 		w.p, w.c = growPadded(w.p, w.n, need)
 	}
 	return w
+}
+
+// objSize returns the room topObj takes for op with the properties in
+// present, counted: op.room (its literals, keys and textPad) and the
+// variables' values.
+func objSize(op *vop, ts *[topSlots]topSlot, present uint64) int {
+	n := int(op.room)
+	for x := present; x != 0; x &= x - 1 {
+		if p := &op.props[bits.TrailingZeros64(x)]; p.kind != vkLit {
+			n += int(ts[p.arg&(topSlots-1)].f.n)
+		}
+	}
+	return n
 }
 
 // maxObjRoom is the most room topObj makes for an object without
