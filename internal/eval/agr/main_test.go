@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pattern-dialect/dialect/grammarbridge"
 )
@@ -75,5 +77,34 @@ func TestCasesDir(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "123456.0") {
 		t.Errorf("benchmark did not read %s/timings.tsv:\n%s", dir, b.String())
+	}
+}
+
+// warmUp runs until the collector has run twice, however many rounds
+// that takes, so that the timed rounds start from a heap that has taken
+// its pages back (it stopped after the timed rounds' number before, and
+// a grammar that allocates little was timed while the heap grew); only
+// maxWarmUp stops it sooner.
+func TestWarmUpRunsCollectorTwice(t *testing.T) {
+	g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, "testdata/agr/grammars/tiny.agr", grammarbridge.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := readCases("testdata/agr/cases/tiny.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := make([]string, len(cases))
+	for i, c := range cases {
+		inputs[i] = c.Input
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	gc0, start := ms.NumGC, time.Now()
+	warmUp(g, inputs)
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&ms)
+	if ms.NumGC < gc0+2 && elapsed < maxWarmUp {
+		t.Errorf("warmUp returned after %v and %d collections, want two (or %v)", elapsed, ms.NumGC-gc0, maxWarmUp)
 	}
 }
