@@ -86,7 +86,7 @@ func benchGrammar(g *grammarbridge.Grammar, inputs []string, rounds int) cost {
 // bounded by rounds: a grammar that allocates little (image: 208 bytes an
 // input, 2.5 MB in 200 rounds) had not reached its heap goal, 4 MB, after
 // 200 rounds, and the timed rounds then took back pages that
-// debug.FreeOSMemory had given back, 28 faults per 1000 inputs.
+// debug.FreeOSMemory had given back: 25 to 30 faults per 1000 inputs.
 func warmUp(g *grammarbridge.Grammar, inputs []string) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -102,7 +102,8 @@ func warmUp(g *grammarbridge.Grammar, inputs []string) {
 }
 
 // maxWarmUp bounds warmUp for a grammar that allocates too little to run
-// the collector twice in that time; it then takes few pages back either.
+// the collector twice in that time; such a grammar takes few pages back
+// from the system while it is timed anyway.
 const maxWarmUp = time.Second
 
 // readTimings reads timings.tsv: grammar -> mean µs per input with
