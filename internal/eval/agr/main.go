@@ -9,8 +9,8 @@
 // iterations there, so N = 200 measures alike: long enough that garbage
 // collection runs as often as it would in steady use). Each timing starts
 // warm, as TypeAgent's do: after rounds that have run the collector twice,
-// or for at most a second (benchGrammar); the last column is the page faults per 1000 inputs that
-// remain.
+// or for at most a second (benchGrammar); the last column is the page
+// faults per 1000 inputs that remain.
 //
 // -cases reads another directory of cases (and its timings.tsv), such as
 // grammarbridge/testdata/ref, TypeAgent's answers for all 59 grammars.
