@@ -118,8 +118,8 @@ func (g *Grammar) Best(input string) (Match, error) {
 			return Match{}, err
 		}
 		if len(m.results) > 0 {
-			r := &m.results[0]
-			best := Match{Value: m.resultValue(r), MatchedValues: int(r.st.values()), WildcardChars: int(r.st.wildChars())}
+			var best Match
+			m.setMatch(&best, &m.results[0])
 			g.release(m)
 			return best, nil
 		}

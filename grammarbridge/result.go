@@ -399,7 +399,7 @@ func (m *matcher) ranked() []Match {
 	return out
 }
 
-// setMatch sets o, a match of a chunk takeMatches gave, to result r,
+// setMatch sets o to result r (for Match, in a chunk takeMatches gave),
 // field by field: a Match assigned whole is copied through the
 // collector's bulk barrier, while it marks, for its one pointer.
 func (m *matcher) setMatch(o *Match, r *result) {
