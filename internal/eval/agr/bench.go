@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -128,9 +129,19 @@ func readTimings(file string) (map[string]float64, error) {
 	return out, sc.Err()
 }
 
+// benchConfig says how benchmark times.
+type benchConfig struct {
+	rounds int // timed rounds over a grammar's inputs
+	repeat int // runs of which the fastest is kept (without ta)
+	// ta, when set, times TypeAgent in the same run: pairs runs of each,
+	// alternated, and the ratio is taken within each pair.
+	ta    *typeAgent
+	pairs int
+}
+
 // benchmark measures every grammar with cases and the compile time of the
 // largest grammar, and writes a table with the ratio to TypeAgent.
-func benchmark(dir dirs, only string, rounds, repeat int, w io.Writer) error {
+func benchmark(dir dirs, only string, cfg benchConfig, w io.Writer) error {
 	ref, err := readTimings(dir.timings)
 	if err != nil {
 		return err
@@ -139,14 +150,19 @@ func benchmark(dir dirs, only string, rounds, repeat int, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%-30s %6s %10s %10s %9s %10s %8s %9s\n", "grammar", "inputs", "cpu µs/in", "wall µs/in", "allocs/in", "TypeAgent", "speedup", "faults/1k")
-	minRatio := 0.0
+	if cfg.ta != nil {
+		fmt.Fprintf(w, "%-30s %6s %10s %10s %9s %8s %11s %8s\n", "grammar", "inputs", "wall µs/in", "TypeAgent", "same-run", "lowest", "timings.tsv", "vs tsv")
+	} else {
+		fmt.Fprintf(w, "%-30s %6s %10s %10s %9s %10s %8s %9s\n", "grammar", "inputs", "cpu µs/in", "wall µs/in", "allocs/in", "TypeAgent", "speedup", "faults/1k")
+	}
+	minRatio, minName := 0.0, ""
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 		if only != "" && name != only {
 			continue
 		}
-		g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, filepath.Join(dir.grammars, name+".agr"), grammarbridge.Options{})
+		file := filepath.Join(dir.grammars, name+".agr")
+		g, err := grammarbridge.Compile(grammarbridge.OSLoader{}, file, grammarbridge.Options{})
 		if err != nil {
 			return err
 		}
@@ -158,22 +174,40 @@ func benchmark(dir dirs, only string, rounds, repeat int, w io.Writer) error {
 		for i, c := range cases {
 			inputs[i] = c.Input
 		}
-		// The machine is shared: keep the fastest of several runs.
-		best := benchGrammar(g, inputs, rounds)
-		for i := 1; i < repeat; i++ {
-			c := benchGrammar(g, inputs, rounds)
-			best = cost{min(best.cpuUS, c.cpuUS), min(best.wallUS, c.wallUS), min(best.allocs, c.allocs), min(best.faults, c.faults)}
-		}
-		ratio := 0.0
-		if r := ref[name]; r > 0 && best.cpuUS > 0 {
-			ratio = r / best.cpuUS
-			if minRatio == 0 || ratio < minRatio {
-				minRatio = ratio
+		var ratio float64
+		if cfg.ta != nil {
+			p, err := timePairs(cfg, file, g, inputs)
+			if err != nil {
+				return err
 			}
+			ratio = p.ratio
+			vsRef := 0.0
+			if r := ref[name]; r > 0 {
+				vsRef = r / p.ours
+			}
+			fmt.Fprintf(w, "%-30s %6d %10.2f %10.1f %8.1fx %7.1fx %11.1f %7.1fx\n", name, len(inputs), p.ours, p.theirs, p.ratio, p.lowest, ref[name], vsRef)
+		} else {
+			// The machine is shared: keep the fastest of several runs.
+			best := benchGrammar(g, inputs, cfg.rounds)
+			for i := 1; i < cfg.repeat; i++ {
+				c := benchGrammar(g, inputs, cfg.rounds)
+				best = cost{min(best.cpuUS, c.cpuUS), min(best.wallUS, c.wallUS), min(best.allocs, c.allocs), min(best.faults, c.faults)}
+			}
+			if r := ref[name]; r > 0 && best.cpuUS > 0 {
+				ratio = r / best.cpuUS
+			}
+			fmt.Fprintf(w, "%-30s %6d %10.2f %10.2f %9.1f %10.1f %7.1fx %9.1f\n", name, len(inputs), best.cpuUS, best.wallUS, best.allocs, ref[name], ratio, best.faults)
 		}
-		fmt.Fprintf(w, "%-30s %6d %10.2f %10.2f %9.1f %10.1f %7.1fx %9.1f\n", name, len(inputs), best.cpuUS, best.wallUS, best.allocs, ref[name], ratio, best.faults)
+		if ratio > 0 && (minRatio == 0 || ratio < minRatio) {
+			minRatio, minName = ratio, name
+		}
 	}
-	fmt.Fprintf(w, "slowest speedup vs TypeAgent (opt=none): %.1fx\n", minRatio)
+	if cfg.ta != nil {
+		fmt.Fprintf(w, "slowest same-run speedup vs TypeAgent (opt=none, median of %d pairs): %.1fx (%s)\n", cfg.pairs, minRatio, minName)
+	} else {
+		fmt.Fprintf(w, "slowest speedup vs TypeAgent (opt=none): %.1fx\n", minRatio)
+	}
+	repeat := cfg.repeat
 
 	// Compile time of the largest grammar.
 	largest, size := "", int64(0)
@@ -207,4 +241,48 @@ func benchmark(dir dirs, only string, rounds, repeat int, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "compile %s (%d bytes): %.2f ms cpu, %.2f ms wall\n", filepath.Base(largest), size, bestCPU, bestWall)
 	return nil
+}
+
+// pairTimes is what timePairs measured for one grammar.
+type pairTimes struct {
+	ours, theirs float64 // median wall-clock µs per input
+	ratio        float64 // median of the pairs' TypeAgent/grammarbridge
+	lowest       float64 // the lowest pair's ratio
+}
+
+// timePairs times TypeAgent and grammarbridge on a grammar's inputs in
+// cfg.pairs pairs of runs, one of each, taken one after the other (which
+// goes first alternates, so that a machine slowing down or speeding up
+// favours neither), and compares them within each pair. Both are
+// wall-clock times, TypeAgent's as timings.tsv's are.
+func timePairs(cfg benchConfig, file string, g *grammarbridge.Grammar, inputs []string) (pairTimes, error) {
+	var ours, theirs, ratios []float64
+	for i := 0; i < max(cfg.pairs, 1); i++ {
+		var o cost
+		var t float64
+		var err error
+		if i%2 == 0 {
+			t, err = cfg.ta.time(file, inputs, cfg.rounds)
+			o = benchGrammar(g, inputs, cfg.rounds)
+		} else {
+			o = benchGrammar(g, inputs, cfg.rounds)
+			t, err = cfg.ta.time(file, inputs, cfg.rounds)
+		}
+		if err != nil {
+			return pairTimes{}, err
+		}
+		ours, theirs = append(ours, o.wallUS), append(theirs, t)
+		ratios = append(ratios, t/o.wallUS)
+	}
+	return pairTimes{median(ours), median(theirs), median(ratios), slices.Min(ratios)}, nil
+}
+
+// median returns the median of xs (not empty), which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }

@@ -12,6 +12,13 @@
 // or for at most a second (benchGrammar); the last column is the page
 // faults per 1000 inputs that remain.
 //
+// -typeagent DIR times TypeAgent's own matcher as well, from its built
+// actionGrammar package DIR, with Node: -pairs runs of each per grammar,
+// alternated, and the ratio taken within each pair. This machine's speed
+// swings by up to two times from minute to minute, so a ratio between
+// timings taken together is the sound one; the table gives its median,
+// its lowest pair, and the ratio to timings.tsv as well.
+//
 // -cases reads another directory of cases (and its timings.tsv), such as
 // grammarbridge/testdata/ref, TypeAgent's answers for all 59 grammars.
 // -deviations matches as `dialect grammar match` does by default, with
@@ -20,6 +27,7 @@
 //
 //	go run ./internal/eval/agr [-data DIR] [-v] [-grammar NAME] [-cases DIR] [-deviations]
 //	go run ./internal/eval/agr -bench 200 -repeat 3 [-grammar NAME]
+//	go run ./internal/eval/agr -bench 200 -typeagent DIR [-pairs 5] [-grammar NAME]
 package main
 
 import (
@@ -51,6 +59,8 @@ func main() {
 	bench := flag.Int("bench", 0, "instead of conformance, time `N` rounds over each grammar's inputs")
 	repeat := flag.Int("repeat", 3, "with -bench, keep the fastest of `N` runs")
 	cpuprofile := flag.String("cpuprofile", "", "with -bench, write a CPU profile to `file`")
+	typeagent := flag.String("typeagent", "", "with -bench, time TypeAgent's matcher too, in the same run, from its built actionGrammar package `dir` (ts/packages/actionGrammar, with dist/index.js; needs node)")
+	pairs := flag.Int("pairs", 5, "with -typeagent, alternate `N` runs of each per grammar")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -79,7 +89,17 @@ func main() {
 			runtime.GOMAXPROCS(1)
 		}
 		fmt.Printf("GOMAXPROCS=%d\n", runtime.GOMAXPROCS(0))
-		if err := benchmark(src, *only, *bench, *repeat, os.Stdout); err != nil {
+		cfg := benchConfig{rounds: *bench, repeat: *repeat, pairs: *pairs}
+		if *typeagent != "" {
+			ta, closeTA, err := newTypeAgent(*typeagent)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "agr:", err)
+				os.Exit(1)
+			}
+			defer closeTA()
+			cfg.ta = ta
+		}
+		if err := benchmark(src, *only, cfg, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "agr:", err)
 			os.Exit(1)
 		}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +38,7 @@ func TestEvaluateFixture(t *testing.T) {
 
 func TestBenchmarkFixture(t *testing.T) {
 	var b strings.Builder
-	if err := benchmark(dataDirs("testdata/agr", ""), "", 2, 2, &b); err != nil {
+	if err := benchmark(dataDirs("testdata/agr", ""), "", benchConfig{rounds: 2, repeat: 2}, &b); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -72,7 +74,7 @@ func TestCasesDir(t *testing.T) {
 		t.Errorf("summary %+v, want the one case of %s\n%s", sum, dir, b.String())
 	}
 	b.Reset()
-	if err := benchmark(dataDirs("testdata/agr", dir), "", 1, 1, &b); err != nil {
+	if err := benchmark(dataDirs("testdata/agr", dir), "", benchConfig{rounds: 1, repeat: 1}, &b); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "123456.0") {
@@ -106,5 +108,80 @@ func TestWarmUpRunsCollectorTwice(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	if ms.NumGC < gc0+2 && elapsed < maxWarmUp {
 		t.Errorf("warmUp returned after %v and %d collections, want two (or %v)", elapsed, ms.NumGC-gc0, maxWarmUp)
+	}
+}
+
+// -typeagent runs the embedded driver with Node against an actionGrammar
+// package. The package here is a stand-in whose matcher spins for 50 µs
+// an input (and throws on one, which the driver times with the rest), so
+// the TypeAgent column must read at least that, and the same-run ratio
+// must be TypeAgent's time over grammarbridge's.
+func TestTypeAgentPairs(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node:", err)
+	}
+	pkg := t.TempDir()
+	if err := os.Mkdir(filepath.Join(pkg, "dist"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const fake = `import fs from "node:fs";
+export function loadGrammarRules(file) { return { text: fs.readFileSync(file, "utf-8") }; }
+export function matchGrammar(grammar, input) {
+    if (typeof grammar.text !== "string" || typeof input !== "string") throw new Error("bad call");
+    const end = performance.now() + 0.05;
+    while (performance.now() < end) {}
+    if (input.includes("halt")) throw new Error("thrown, and timed");
+    return [];
+}
+`
+	if err := os.WriteFile(filepath.Join(pkg, "dist", "index.js"), []byte(fake), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ta, closeTA, err := newTypeAgent(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeTA()
+	var b strings.Builder
+	if err := benchmark(dataDirs("testdata/agr", ""), "", benchConfig{rounds: 4, pairs: 2, ta: ta}, &b); err != nil {
+		t.Fatal(err)
+	}
+	var ours, theirs, ratio float64
+	for _, line := range strings.Split(b.String(), "\n") {
+		if f := strings.Fields(line); len(f) == 8 && f[0] == "tiny" {
+			ours, _ = strconv.ParseFloat(f[2], 64)
+			theirs, _ = strconv.ParseFloat(f[3], 64)
+			ratio, _ = strconv.ParseFloat(strings.TrimSuffix(f[4], "x"), 64)
+		}
+	}
+	if theirs < 50 || ours <= 0 || ratio < 0.5*theirs/ours || ratio > 2*theirs/ours {
+		t.Errorf("tiny: ours %v µs, TypeAgent %v µs, same-run %vx; want TypeAgent >= 50 and the ratio theirs/ours:\n%s", ours, theirs, ratio, b.String())
+	}
+	if !strings.Contains(b.String(), "slowest same-run speedup") {
+		t.Errorf("no summary line:\n%s", b.String())
+	}
+}
+
+// A directory that is not a built package, and a package whose grammar
+// loader fails, are errors that say so.
+func TestTypeAgentErrors(t *testing.T) {
+	if _, _, err := newTypeAgent(t.TempDir()); err == nil || !strings.Contains(err.Error(), "dist/index.js") {
+		t.Errorf("empty directory: err = %v, want one naming dist/index.js", err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node:", err)
+	}
+	pkg := t.TempDir()
+	os.Mkdir(filepath.Join(pkg, "dist"), 0o755)
+	os.WriteFile(filepath.Join(pkg, "dist", "index.js"), []byte(`export function loadGrammarRules() { throw new Error("cannot load this grammar"); }
+export function matchGrammar() { return []; }
+`), 0o644)
+	ta, closeTA, err := newTypeAgent(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeTA()
+	if _, err := ta.time("testdata/agr/grammars/tiny.agr", []string{"stop"}, 1); err == nil || !strings.Contains(err.Error(), "cannot load this grammar") {
+		t.Errorf("err = %v, want TypeAgent's own message", err)
 	}
 }
