@@ -207,7 +207,6 @@ func benchmark(dir dirs, only string, cfg benchConfig, w io.Writer) error {
 	} else {
 		fmt.Fprintf(w, "slowest speedup vs TypeAgent (opt=none): %.1fx\n", minRatio)
 	}
-	repeat := cfg.repeat
 
 	// Compile time of the largest grammar.
 	largest, size := "", int64(0)
@@ -224,7 +223,7 @@ func benchmark(dir dirs, only string, cfg benchConfig, w io.Writer) error {
 	const n = 20
 	grammarbridge.CompileString(filepath.Base(largest), string(src), grammarbridge.Options{})
 	bestCPU, bestWall := 0.0, 0.0
-	for r := 0; r < max(repeat, 1); r++ {
+	for r := 0; r < max(cfg.repeat, 1); r++ {
 		c0, w0 := cpuTime(), time.Now()
 		for i := 0; i < n; i++ {
 			if _, err := grammarbridge.CompileString(filepath.Base(largest), string(src), grammarbridge.Options{}); err != nil {

@@ -89,17 +89,23 @@ func main() {
 			runtime.GOMAXPROCS(1)
 		}
 		fmt.Printf("GOMAXPROCS=%d\n", runtime.GOMAXPROCS(0))
+		if *pairs < 1 {
+			fmt.Fprintln(os.Stderr, "agr: -pairs must be at least 1")
+			os.Exit(2)
+		}
 		cfg := benchConfig{rounds: *bench, repeat: *repeat, pairs: *pairs}
+		cleanup := func() {}
 		if *typeagent != "" {
-			ta, closeTA, err := newTypeAgent(*typeagent)
+			ta, rm, err := newTypeAgent(*typeagent)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "agr:", err)
 				os.Exit(1)
 			}
-			defer closeTA()
-			cfg.ta = ta
+			cfg.ta, cleanup = ta, rm
 		}
-		if err := benchmark(src, *only, cfg, os.Stdout); err != nil {
+		err := benchmark(src, *only, cfg, os.Stdout)
+		cleanup() // before os.Exit, which runs no deferred calls
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "agr:", err)
 			os.Exit(1)
 		}

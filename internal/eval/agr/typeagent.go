@@ -28,10 +28,10 @@ type typeAgent struct {
 	pkg    string // TypeAgent's actionGrammar package, built
 }
 
-// newTypeAgent checks that pkg is a built actionGrammar package and node
-// can be run, and writes the driver. The caller removes the directory
-// close returns, with close.
-func newTypeAgent(pkg string) (ta *typeAgent, close func(), err error) {
+// newTypeAgent checks that pkg is a built actionGrammar package and that
+// node can be found, and writes the driver to a temporary directory,
+// which cleanup removes.
+func newTypeAgent(pkg string) (ta *typeAgent, cleanup func(), err error) {
 	if _, err := os.Stat(filepath.Join(pkg, "dist", "index.js")); err != nil {
 		return nil, nil, fmt.Errorf("-typeagent %s: not a built actionGrammar package (want dist/index.js): %w", pkg, err)
 	}
