@@ -15,7 +15,7 @@
 // -typeagent DIR times TypeAgent's own matcher as well, from its built
 // actionGrammar package DIR, with Node: -pairs runs of each per grammar,
 // alternated, and the ratio taken within each pair. This machine's speed
-// swings by up to two times from minute to minute, so a ratio between
+// swings by two times and more between minutes, so a ratio between
 // timings taken together is the sound one; the table gives its median,
 // its lowest pair, and the ratio to timings.tsv as well.
 //

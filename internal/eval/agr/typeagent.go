@@ -19,8 +19,8 @@ var driverJS []byte
 
 // typeAgent times TypeAgent's own matcher on this machine, in the same
 // run as grammarbridge's (-typeagent): timings.tsv was measured on this
-// kind of machine, but this one's speed swings by up to two times from
-// minute to minute, and a ratio is only sound between timings taken
+// kind of machine, but this one's speed swings by two times and more
+// between minutes, and a ratio is only sound between timings taken
 // together.
 type typeAgent struct {
 	node   string // the node executable
