@@ -120,11 +120,7 @@ func TestTypeAgentPairs(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("no node:", err)
 	}
-	pkg := t.TempDir()
-	if err := os.Mkdir(filepath.Join(pkg, "dist"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	const fake = `import fs from "node:fs";
+	pkg := fakePackage(t, `import fs from "node:fs";
 export function loadGrammarRules(file) { return { text: fs.readFileSync(file, "utf-8") }; }
 export function matchGrammar(grammar, input) {
     if (typeof grammar.text !== "string" || typeof input !== "string") throw new Error("bad call");
@@ -133,10 +129,7 @@ export function matchGrammar(grammar, input) {
     if (input.includes("halt")) throw new Error("thrown, and timed");
     return [];
 }
-`
-	if err := os.WriteFile(filepath.Join(pkg, "dist", "index.js"), []byte(fake), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	ta, closeTA, err := newTypeAgent(pkg)
 	if err != nil {
 		t.Fatal(err)
@@ -171,11 +164,9 @@ func TestTypeAgentErrors(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("no node:", err)
 	}
-	pkg := t.TempDir()
-	os.Mkdir(filepath.Join(pkg, "dist"), 0o755)
-	os.WriteFile(filepath.Join(pkg, "dist", "index.js"), []byte(`export function loadGrammarRules() { throw new Error("cannot load this grammar"); }
+	pkg := fakePackage(t, `export function loadGrammarRules() { throw new Error("cannot load this grammar"); }
 export function matchGrammar() { return []; }
-`), 0o644)
+`)
 	ta, closeTA, err := newTypeAgent(pkg)
 	if err != nil {
 		t.Fatal(err)
@@ -184,4 +175,18 @@ export function matchGrammar() { return []; }
 	if _, err := ta.time("testdata/agr/grammars/tiny.agr", []string{"stop"}, 1); err == nil || !strings.Contains(err.Error(), "cannot load this grammar") {
 		t.Errorf("err = %v, want TypeAgent's own message", err)
 	}
+}
+
+// fakePackage makes a stand-in for a built actionGrammar package whose
+// dist/index.js is js, and returns its directory.
+func fakePackage(t *testing.T, js string) string {
+	t.Helper()
+	pkg := t.TempDir()
+	if err := os.Mkdir(filepath.Join(pkg, "dist"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "dist", "index.js"), []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return pkg
 }
