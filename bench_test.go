@@ -58,6 +58,9 @@ func BenchmarkOpen(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		if _, err := rt.Store(context.Background()); err != nil {
+			b.Fatal(err)
+		}
 		rt.Close()
 	}
 }

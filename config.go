@@ -11,7 +11,10 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/pattern-dialect/dialect/internal/executor"
+	"github.com/pattern-dialect/dialect/detect"
+	"github.com/pattern-dialect/dialect/executor"
+	"github.com/pattern-dialect/dialect/fuzzy"
+	"github.com/pattern-dialect/dialect/verbs"
 )
 
 // DefaultConfigTOML is the bundled dialect.toml, compiled into the binary so
@@ -345,4 +348,58 @@ func LoadConfig(l ConfigLookup) (*Config, error) {
 		return ParseConfig(p, data)
 	}
 	return ParseConfig("embedded default", nil)
+}
+
+// extensions are the [dialect.verbs] tables as the registry takes them.
+func (c *Config) extensions() []verbs.Extension {
+	exts := make([]verbs.Extension, 0, len(c.Dialect.Verbs))
+	for name, v := range c.Dialect.Verbs {
+		e := verbs.Extension{
+			Name: name, ExtraAliases: v.ExtraAliases, Aliases: v.Aliases, MapsTo: v.MapsTo,
+			Description: v.Description, Examples: v.Examples, Template: v.Template,
+			RequiresPermission: v.RequiresPermission, Strictness: v.Strictness, Priority: v.Priority,
+		}
+		if v.DefaultTarget != nil {
+			e.DefaultTarget = &verbs.Target{Type: v.DefaultTarget.Type, ID: v.DefaultTarget.ID}
+		}
+		if v.Grammar != nil {
+			e.Grammar = &verbs.GrammarRef{File: v.Grammar.File, Start: v.Grammar.Start}
+		}
+		exts = append(exts, e)
+	}
+	return exts
+}
+
+// detectOptions are the scanner options [detect] sets.
+func (c *Config) detectOptions() detect.Options {
+	o := detect.DefaultOptions()
+	d := c.Detect
+	o.Reconsideration = d.Reconsideration
+	o.PermissionFlags = d.PermissionFlags
+	o.MaxActionSize = d.MaxActionBytes
+	o.EarlyExecution = d.EarlyExecution
+	if d.ConfirmTokens > 0 {
+		o.EarlyWindow = d.ConfirmTokens
+	}
+	return o
+}
+
+func (c *Config) fuzzyOptions() fuzzy.Options {
+	r := c.Resolve
+	return fuzzy.Options{
+		Loose:      fuzzy.Allowance{Short: r.Edits.Loose.Short, Long: r.Edits.Loose.Long},
+		Normal:     fuzzy.Allowance{Short: r.Edits.Normal.Short, Long: r.Edits.Normal.Long},
+		NoPhonetic: !r.Phonetic,
+		NoLexicon:  !r.Synonyms,
+		// The embedder is attached by hosts that do I/O; the threshold is
+		// carried so that it applies when they do.
+		SemanticThreshold: r.Embeddings.Threshold,
+	}
+}
+
+// errorAt turns a problem found after decoding into a *ConfigError at the
+// key's position in the file the configuration came from.
+func (c *Config) errorAt(key, msg string) *ConfigError {
+	line, col := findKey(c.raw, key)
+	return &ConfigError{File: c.Source, Line: line, Column: col, Key: key, Msg: msg}
 }

@@ -4,10 +4,14 @@
 // misspelled verbs, parses arguments, checks permission, executes and hands
 // results back in words the model can read.
 //
+// This package is the Runtime's API and nothing else: Open with a Config
+// and Options, Run a whole Message or a Stream, Detect and Parse without
+// running, and decide queued actions with Approve and Deny. Every way in —
+// the CLI, middleware in front of a model API, an MCP server — goes
+// through the one pipeline documented in pipeline.go: detect, resolve,
+// parse, references, bind, gate, execute, result.
+//
 // The stages live in their own packages (detect, fuzzy, morph,
-// grammarbridge, intent, verbs, patch, failures); this package loads
-// dialect.toml and wires them together. It also puts the runtime in the
-// path of model calls: Transport and Middleware wrap an OpenAI-compatible
-// chat-completions client (JSON and SSE), and NewProxy serves the same as
-// an HTTP proxy (`dialect proxy`).
+// grammarbridge, intent, verbs, patch, executor, store, failures); package
+// middleware puts the runtime in the path of model calls.
 package dialect

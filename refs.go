@@ -7,38 +7,39 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/intent"
-	"github.com/pattern-dialect/dialect/internal/store"
+	"github.com/pattern-dialect/dialect/store"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
 // parseDetail turns a parse failure into the failure log's typed detail.
-func parseDetail(pe *verbs.ParseError) failures.Detail {
+func parseDetail(pe *verbs.ParseError, limit int) failures.Detail {
 	switch pe.Code {
-	case verbs.MissingArg:
+	case codes.MissingArg:
 		return failures.MissingArgDetail{Verb: pe.Verb, Arg: strings.Join(pe.Expected, " | ")}
-	case verbs.MalformedSyntax:
+	case codes.MalformedSyntax:
 		return failures.MalformedSyntaxDetail{Verb: pe.Verb, Issue: pe.Message, Column: pe.Pos}
-	case verbs.UnknownModifier:
+	case codes.UnknownModifier:
 		return failures.UnknownModifierDetail{Verb: pe.Verb, Modifier: pe.Suggestion, Valid: pe.Expected}
-	case verbs.AmbiguousArgs:
+	case codes.AmbiguousArgs:
 		return failures.AmbiguousArgsDetail{Verb: pe.Verb, Possibilities: pe.Candidates}
-	case verbs.AmbiguousVerb:
+	case codes.AmbiguousVerb:
 		return failures.AmbiguousVerbDetail{Options: pe.Candidates}
-	case verbs.InvalidReference:
+	case codes.InvalidReference:
 		return failures.InvalidReferenceDetail{Reference: pe.Message}
-	case verbs.InputTooLarge:
-		return failures.InputTooLargeDetail{Limit: verbs.MaxInput}
-	case verbs.BannedKey:
+	case codes.InputTooLarge:
+		return failures.InputTooLargeDetail{Limit: limit}
+	case codes.BannedKey:
 		return failures.BannedKeyDetail{Key: pe.Suggestion}
 	}
-	return otherDetail(string(pe.Code), pe.Message)
+	return otherDetail(pe.Code, pe.Message)
 }
 
-func otherDetail(code, msg string) failures.Detail {
+func otherDetail(code codes.Code, msg string) failures.Detail {
 	b, _ := json.Marshal(map[string]string{"message": msg})
-	return failures.OtherDetail{C: failures.Code(code), JSON: b}
+	return failures.OtherDetail{C: code, JSON: b}
 }
 
 // resolveRefs substitutes the references an intent carries (@last,
@@ -82,17 +83,21 @@ func (rt *Runtime) resolveRefs(ctx context.Context, msg Message, it intent.Inten
 
 func (rt *Runtime) refValue(ctx context.Context, msg Message, ref intent.Ref) (string, error) {
 	bad := func(why string) error {
-		return &verbs.ParseError{Code: verbs.InvalidReference, Message: ref.Token + ": " + why}
+		return &verbs.ParseError{Code: codes.InvalidReference, Message: ref.Token + ": " + why}
+	}
+	st, err := rt.Store(ctx)
+	if err != nil {
+		return "", err
 	}
 	switch ref.Kind {
 	case intent.RefLast, intent.RefLastOutput:
-		o, err := rt.store.LastOutput(ctx, msg.Session)
+		o, err := st.LastOutput(ctx, msg.Session)
 		if errors.Is(err, store.ErrNotFound) {
 			return "", bad("no earlier action in this session")
 		}
 		return o.Output, err
 	case intent.RefLastMessage:
-		m, err := rt.store.LastMessage(ctx, msg.Session, "")
+		m, err := st.LastMessage(ctx, msg.Session, "")
 		if errors.Is(err, store.ErrNotFound) {
 			return "", bad("no earlier message in this session")
 		}

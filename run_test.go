@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/intent"
-	"github.com/pattern-dialect/dialect/internal/store"
+	"github.com/pattern-dialect/dialect/store"
 )
 
 func openRuntime(t *testing.T, toml string) *Runtime {
@@ -58,7 +59,7 @@ func TestRunMemoryRoundTrip(t *testing.T) {
 	if res[0].Status != StatusOK {
 		t.Fatalf("reference: %+v", res[0])
 	}
-	b, err := rt.Store().Get(context.Background(), store.Archival, "log")
+	b, err := mustStore(t, rt).Get(context.Background(), store.Archival, "log")
 	if err != nil || !strings.Contains(b.Content, "project_notes") {
 		t.Errorf("@last.output was not substituted: %q %v", b.Content, err)
 	}
@@ -81,7 +82,7 @@ func TestRunNeverExecutes(t *testing.T) {
 			}
 		}
 	}
-	if names, _ := rt.Store().Names(context.Background(), store.Archival); len(names) != 0 {
+	if names, _ := mustStore(t, rt).Names(context.Background(), store.Archival); len(names) != 0 {
 		t.Errorf("memory was written: %v", names)
 	}
 }
@@ -96,7 +97,7 @@ func TestRunStrictAndFailuresLogged(t *testing.T) {
 		t.Errorf("message does not suggest the exact spelling: %q", res[0].Output)
 	}
 	run(t, rt, "I mention /aprove in passing.")
-	n, err := rt.Failures().Count(context.Background(), failures.Filter{})
+	n, err := mustStore(t, rt).Failures().Count(context.Background(), failures.Filter{})
 	if err != nil || n != 1 {
 		t.Errorf("failure rows = %d (%v), want 1: mentions are not failures", n, err)
 	}
@@ -110,7 +111,7 @@ func TestRunApprovalFlow(t *testing.T) {
 		t.Fatalf("! did not queue: %+v", res[0])
 	}
 	id := res[0].Pending
-	if names, _ := rt.Store().Names(ctx, store.Archival); len(names) != 0 {
+	if names, _ := mustStore(t, rt).Names(ctx, store.Archival); len(names) != 0 {
 		t.Fatal("a queued action ran")
 	}
 	// An agent without the role cannot approve it.
@@ -128,7 +129,7 @@ func TestRunApprovalFlow(t *testing.T) {
 	if err != nil || out[0].Status != StatusOK {
 		t.Fatalf("anchor approve: %+v %v", out, err)
 	}
-	if names, _ := rt.Store().Names(ctx, store.Archival); len(names) != 1 {
+	if names, _ := mustStore(t, rt).Names(ctx, store.Archival); len(names) != 1 {
 		t.Errorf("approved action did not run: %v", names)
 	}
 	if _, err := rt.Approve(ctx, id, "owner", false); err == nil {
@@ -140,11 +141,10 @@ func TestRunApprovalFlow(t *testing.T) {
 	if err := rt.Deny(ctx, id2, "owner", "no", false); err != nil {
 		t.Fatal(err)
 	}
-	var ae *ActionError
-	if _, err := rt.Approve(ctx, id2, "owner", false); !errors.As(err, &ae) || ae.Code != "ALREADY_DECIDED" {
+	if _, err := rt.Approve(ctx, id2, "owner", false); codes.Of(err) != codes.AlreadyDecided {
 		t.Errorf("approving a denied action: %v", err)
 	}
-	if names, _ := rt.Store().Names(ctx, store.Archival); len(names) != 1 {
+	if names, _ := mustStore(t, rt).Names(ctx, store.Archival); len(names) != 1 {
 		t.Errorf("denied action ran: %v", names)
 	}
 }
@@ -211,4 +211,13 @@ authority = ["approve", "halt"]
 	if !errors.Is(err, ErrHalted) || out[1].Status != StatusSkipped {
 		t.Errorf("a custom verb mapped to halt did not halt: %+v %v", out, err)
 	}
+}
+
+func mustStore(t *testing.T, rt *Runtime) store.Store {
+	t.Helper()
+	st, err := rt.Store(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

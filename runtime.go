@@ -3,55 +3,91 @@ package dialect
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pattern-dialect/dialect/detect"
+	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/fuzzy"
-	"github.com/pattern-dialect/dialect/intent"
-	"github.com/pattern-dialect/dialect/internal/store"
-	"github.com/pattern-dialect/dialect/morph"
+	"github.com/pattern-dialect/dialect/internal/memory"
+	"github.com/pattern-dialect/dialect/store"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
-// Runtime wires the stages of the dialect together from one Config. It is
+// Runtime runs the dialect's pipeline for one configuration: it finds the
+// actions in a message, resolves, parses, checks and executes them. It is
 // safe for concurrent use; build one per configuration and share it.
 type Runtime struct {
 	cfg      *Config
 	registry *verbs.Registry
 	resolver *fuzzy.Resolver
-	vocab    *vocabulary
+	prefixes prefixes
+	detect   detect.Options
+	exec     *executor.Set
+	blocks   memory.Blocks
 
-	store    *store.Store  // set by Open
-	failures *failures.Log // set by Open
-	// external executes the intents that reach outside the runtime (send,
-	// fetch, web, calc, tools); nil means none are configured.
-	external func(ctx context.Context, msg Message, verb string, it intent.Intent) (string, error)
+	mu     sync.Mutex
+	st     store.Store // opened on first use, or given by WithStore
+	ownsSt bool        // Close closes st
 }
 
-// New builds a Runtime from cfg. A configuration the registry rejects (an
-// unknown maps_to, an alias that is not a word...) is a *ConfigError naming
-// the file, line and key.
-func New(cfg *Config) (*Runtime, error) {
-	exts := make([]verbs.Extension, 0, len(cfg.Dialect.Verbs))
-	for name, v := range cfg.Dialect.Verbs {
-		e := verbs.Extension{
-			Name: name, ExtraAliases: v.ExtraAliases, Aliases: v.Aliases, MapsTo: v.MapsTo,
-			Description: v.Description, Examples: v.Examples, Template: v.Template,
-			RequiresPermission: v.RequiresPermission, Strictness: v.Strictness, Priority: v.Priority,
-		}
-		if v.DefaultTarget != nil {
-			e.DefaultTarget = &verbs.Target{Type: v.DefaultTarget.Type, ID: v.DefaultTarget.ID}
-		}
-		if v.Grammar != nil {
-			e.Grammar = &verbs.GrammarRef{File: v.Grammar.File, Start: v.Grammar.Start}
-		}
-		exts = append(exts, e)
+// Option configures a Runtime beyond its Config.
+type Option func(*options)
+
+type options struct {
+	out   io.Writer
+	verbs []verbs.Definition
+	store store.Store
+}
+
+// WithOutput sends what stdout delivery targets deliver to w. Without it,
+// deliveries to stdout targets are not written anywhere; their text is
+// still in each result's data. The runtime never writes to the process's
+// own streams.
+func WithOutput(w io.Writer) Option { return func(o *options) { o.out = w } }
+
+// WithVerb adds a verb defined by the program: it resolves, parses, is
+// gated, appears in the instructions and runs like a built-in verb.
+func WithVerb(d verbs.Definition) Option {
+	return func(o *options) { o.verbs = append(o.verbs, d) }
+}
+
+// WithStore makes the runtime keep its state in s instead of opening the
+// store its configuration names. Close leaves s open.
+func WithStore(s store.Store) Option { return func(o *options) { o.store = s } }
+
+// ErrHalted is returned by Run after a /halt from an agent with that
+// authority: the host should stop. The CLI exits with status 3.
+var ErrHalted = errors.New("halted by /halt")
+
+// Open builds a Runtime from cfg. It checks everything `dialect run`
+// needs — custom verbs and their grammars, executors, tools — and fails
+// with a *ConfigError naming the file, line and key of a mistake. The
+// store (cfg.Store.Path, else $DIALECT_DB, else the XDG state directory)
+// is opened when an action first needs it. Close the runtime when done.
+func Open(ctx context.Context, cfg *Config, opts ...Option) (*Runtime, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
 	}
-	reg, err := verbs.NewRegistryWith(exts, cfg.registryOptions())
+	rt := &Runtime{cfg: cfg, st: o.store}
+	rt.blocks = memory.Blocks{Store: rt.Store}
+	x, err := executor.New(cfg.Exec, o.out, sessions{rt})
+	if err != nil {
+		var ce *executor.ConfigError
+		if errors.As(err, &ce) {
+			return nil, cfg.errorAt("exec."+ce.Key, ce.Msg)
+		}
+		return nil, cfg.errorAt("exec", err.Error())
+	}
+	rt.exec = x
+	reg, err := verbs.NewRegistryWith(cfg.extensions(), rt.registryOptions(o.verbs))
 	if err != nil {
 		var ce *verbs.ConfigError
 		if errors.As(err, &ce) {
@@ -59,57 +95,27 @@ func New(cfg *Config) (*Runtime, error) {
 		}
 		return nil, err
 	}
+	for name := range cfg.Exec.Tools {
+		if v := reg.Verb(strings.ToLower(name)); v != nil && !v.Custom {
+			return nil, cfg.errorAt("exec.tools."+name, fmt.Sprintf("/%s is a verb; a tool needs a name of its own", v.Name))
+		}
+	}
 	res, err := fuzzy.New(fuzzyEntries(reg), cfg.fuzzyOptions())
 	if err != nil {
 		return nil, err
 	}
-	return &Runtime{cfg: cfg, registry: reg, resolver: res, vocab: newVocabulary(reg, res)}, nil
-}
-
-// Config returns the configuration the runtime was built from.
-func (rt *Runtime) Config() *Config { return rt.cfg }
-
-// Registry returns the verbs in force.
-func (rt *Runtime) Registry() *verbs.Registry { return rt.registry }
-
-// Resolver returns the verb resolver over the registry's names.
-func (rt *Runtime) Resolver() *fuzzy.Resolver { return rt.resolver }
-
-// Vocabulary returns what the scanner needs to know of the verbs: the
-// resolver for single tokens and the registry's multi-word names.
-func (rt *Runtime) Vocabulary() detect.Vocabulary { return rt.vocab }
-
-// DetectOptions returns the scanner options dialect.toml sets.
-func (rt *Runtime) DetectOptions() detect.Options {
-	o := detect.DefaultOptions()
-	d := rt.cfg.Detect
-	o.Reconsideration = d.Reconsideration
-	o.PermissionFlags = d.PermissionFlags
-	o.MaxActionSize = d.MaxActionBytes
-	o.EarlyExecution = d.EarlyExecution
-	if d.ConfirmTokens > 0 {
-		o.EarlyWindow = d.ConfirmTokens
-	}
-	return o
-}
-
-// Detect scans a whole message and returns every action found in it, with
-// the decision whether it executes.
-func (rt *Runtime) Detect(msg []byte) []detect.Action {
-	return detect.Scan(rt.vocab, rt.DetectOptions(), msg)
-}
-
-// NewScanner returns a streaming scanner configured like Detect; write the
-// message to it in chunks of any size, then Close it.
-func (rt *Runtime) NewScanner() *detect.Scanner {
-	return detect.NewScanner(rt.vocab, rt.DetectOptions())
+	rt.registry, rt.resolver, rt.prefixes = reg, res, newPrefixes(reg)
+	rt.detect = cfg.detectOptions()
+	return rt, nil
 }
 
 // registryOptions tells the registry what the rest of the configuration
-// defines: the tools custom verbs may map to, the send domains routed, and
-// the directory grammar files are relative to (the config file's).
-func (c *Config) registryOptions() verbs.Options {
-	var o verbs.Options
+// defines — the tools custom verbs may map to, the send domains routed,
+// the directory grammar files are relative to, the size limit — and what
+// executes each verb.
+func (rt *Runtime) registryOptions(defs []verbs.Definition) verbs.Options {
+	c := rt.cfg
+	o := verbs.Options{MaxInput: c.Detect.MaxActionBytes, Verbs: defs, Executors: rt.exec.Executors()}
 	for name := range c.Exec.Tools {
 		o.Tools = append(o.Tools, name)
 	}
@@ -125,6 +131,14 @@ func (c *Config) registryOptions() verbs.Options {
 	if st, err := os.Stat(c.Source); err == nil && !st.IsDir() {
 		o.GrammarDir = filepath.Dir(c.Source)
 	}
+	mem := memory.Executor{Store: rt.Store}
+	auth := verbs.ExecutorFunc(rt.authority)
+	for _, k := range []string{"recall", "context", "search"} {
+		o.Executors[k] = mem
+	}
+	for _, k := range []string{"approve", "deny", "escalate", "cancel", "halt"} {
+		o.Executors[k] = auth
+	}
 	return o
 }
 
@@ -132,92 +146,100 @@ func fuzzyEntries(reg *verbs.Registry) []fuzzy.Entry {
 	vs := reg.Verbs()
 	out := make([]fuzzy.Entry, 0, len(vs))
 	for _, v := range vs {
-		out = append(out, fuzzy.Entry{
-			Verb:       v.Name,
-			Names:      v.Aliases,
-			Strictness: v.Strictness,
-			Priority:   v.Priority,
-		})
+		out = append(out, fuzzy.Entry{Verb: v.Name, Names: v.Aliases, Strictness: v.Strictness, Priority: v.Priority})
 	}
 	return out
 }
 
-func (c *Config) fuzzyOptions() fuzzy.Options {
-	r := c.Resolve
-	return fuzzy.Options{
-		Loose:      fuzzy.Allowance{Short: r.Edits.Loose.Short, Long: r.Edits.Loose.Long},
-		Normal:     fuzzy.Allowance{Short: r.Edits.Normal.Short, Long: r.Edits.Normal.Long},
-		NoPhonetic: !r.Phonetic,
-		NoLexicon:  !r.Synonyms,
-		// The embedder is attached by hosts that do I/O (ResolveContext);
-		// the threshold is carried so that it applies when they do.
-		SemanticThreshold: r.Embeddings.Threshold,
+// Config returns the configuration the runtime was built from.
+func (rt *Runtime) Config() *Config { return rt.cfg }
+
+// Verbs returns the verbs in force.
+func (rt *Runtime) Verbs() *verbs.Registry { return rt.registry }
+
+// Resolve resolves one verb token through the tiers, as the pipeline does.
+func (rt *Runtime) Resolve(token string) fuzzy.Result { return rt.resolver.Resolve(token) }
+
+// Filter returns a writer that passes a message's text on to w with its
+// action lines left out, for showing a streamed answer to a person. A line
+// that starts with "/" is held back only until it is known not to be an
+// action. Close it at the end of the message.
+func (rt *Runtime) Filter(w io.Writer) *detect.Filter {
+	return detect.NewFilter(w, rt.newVocab(), rt.detect)
+}
+
+// Store returns the runtime's store, opening it on first use.
+func (rt *Runtime) Store(ctx context.Context) (store.Store, error) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.st != nil {
+		return rt.st, nil
 	}
+	st, err := store.Open(ctx, rt.cfg.Store.Path)
+	if err != nil {
+		return nil, err
+	}
+	rt.st, rt.ownsSt = st, true
+	return st, nil
 }
 
-// vocabulary adapts the resolver to detect.Vocabulary. Single tokens go
-// through every offline tier; multi-word names are extended word by word
-// over the registry's names, allowing an inflected first word.
-type vocabulary struct {
-	res      *fuzzy.Resolver
-	reg      *verbs.Registry
-	prefixes map[string]bool // proper word prefixes of multi-word names
+// Failures returns the failure log in the runtime's store.
+func (rt *Runtime) Failures(ctx context.Context) (*failures.Log, error) {
+	st, err := rt.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.Failures(), nil
 }
 
-func newVocabulary(reg *verbs.Registry, res *fuzzy.Resolver) *vocabulary {
-	v := &vocabulary{res: res, reg: reg, prefixes: map[string]bool{}}
-	for _, vb := range reg.Verbs() {
-		for _, name := range append([]string{vb.Name}, vb.Aliases...) {
-			words := strings.Fields(name)
-			for i := 1; i < len(words); i++ {
-				v.prefixes[strings.Join(words[:i], " ")] = true
-			}
+// Close closes the store, if the runtime opened one.
+func (rt *Runtime) Close() error {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.st == nil || !rt.ownsSt {
+		return nil
+	}
+	err := rt.st.Close()
+	rt.st = nil
+	return err
+}
+
+// sessions gives the executors the store's per-session state, opening the
+// store only when they ask.
+type sessions struct{ rt *Runtime }
+
+func (s sessions) State(ctx context.Context, session, key string) (string, error) {
+	st, err := s.rt.Store(ctx)
+	if err != nil {
+		return "", err
+	}
+	return st.State(ctx, session, key)
+}
+
+func (s sessions) SetState(ctx context.Context, session, key, value string) error {
+	st, err := s.rt.Store(ctx)
+	if err != nil {
+		return err
+	}
+	return st.SetState(ctx, session, key, value)
+}
+
+// ErrAgentName is wrapped by the error Run and Stream return for a
+// message whose agent is not a plain name.
+var ErrAgentName = errors.New("not an agent name")
+
+// checkAgent refuses agent names that are not plain names: an agent name
+// is matched exactly by standing rules, and no name may be a pattern
+// ("*" would make a rule for every agent).
+func checkAgent(name string) error {
+	if name == "" {
+		return nil
+	}
+	for i, r := range name {
+		alnum := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+		if !alnum && (i == 0 || r != '_' && r != '-' && r != '.') || i >= 64 {
+			return fmt.Errorf("%w: %q (letters, digits, '_', '-' and '.', starting with a letter or digit, at most 64)", ErrAgentName, name)
 		}
 	}
-	return v
-}
-
-// Resolve implements detect.Vocabulary. A phrase of several words is a
-// verb only when it matches a name up to case and word form: "search in"
-// must not become "search web" by edit distance and swallow the "in".
-//
-// An alias that several verbs claim ("remember") is reported as the first
-// claimant in registry order, so that the scanner treats it as a verb; the
-// runtime settles it by argument shape when it parses (verbs.ParseAction).
-func (v *vocabulary) Resolve(token string) (string, bool) {
-	r := v.res.Resolve(token)
-	if strings.ContainsAny(token, " \t") && r.Tier > fuzzy.TierSpelling {
-		return "", false
-	}
-	if !r.OK() {
-		if cs := v.reg.Claimants(token); len(cs) > 1 {
-			return cs[0], true
-		}
-	}
-	return r.Verb, r.OK()
-}
-
-// Extends implements detect.Vocabulary.
-func (v *vocabulary) Extends(prefix string) bool {
-	words := strings.Fields(strings.ToLower(prefix))
-	if len(words) == 0 {
-		return false
-	}
-	if v.prefixes[strings.Join(words, " ")] {
-		return true
-	}
-	rest := strings.Join(words[1:], " ")
-	for _, stem := range morph.Stems(words[0]) {
-		if v.prefixes[strings.TrimSpace(stem+" "+rest)] {
-			return true
-		}
-	}
-	return false
-}
-
-// errorAt turns a problem found after decoding into a *ConfigError at the
-// key's position in the file the configuration came from.
-func (c *Config) errorAt(key, msg string) *ConfigError {
-	line, col := findKey(c.raw, key)
-	return &ConfigError{File: c.Source, Line: line, Column: col, Key: key, Msg: msg}
+	return nil
 }

@@ -1,7 +1,9 @@
 package dialect
 
 import (
+	"context"
 	"errors"
+	"path/filepath"
 	"testing"
 )
 
@@ -11,10 +13,12 @@ func mustRuntime(t *testing.T, toml string) *Runtime {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := New(cfg)
+	cfg.Store.Path = filepath.Join(t.TempDir(), "never-opened.db")
+	rt, err := Open(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { rt.Close() })
 	return rt
 }
 
@@ -28,7 +32,7 @@ aliases = ["heads up"]
 maps_to = "send"
 `)
 	msg := "Let me look.\n/serch budget\n/heads up partner seems stressed\n/jot down buy milk\n/look up the weather\n"
-	acts := rt.Detect([]byte(msg))
+	acts := rt.Detect(msg)
 	want := []struct{ token, verb, args string }{
 		{"serch", "search", "budget"},
 		{"heads up", "notify", "partner seems stressed"},
@@ -40,9 +44,9 @@ maps_to = "send"
 	}
 	for i, w := range want {
 		a := acts[i]
-		if a.Token != w.token || a.Verb != w.verb || a.Args != w.args || !a.Executable {
+		if a.Token != w.token || a.Verb != w.verb || a.Action.Args != w.args || !a.Action.Executable {
 			t.Errorf("action %d = token %q verb %q args %q executable %v (%s), want %+v",
-				i, a.Token, a.Verb, a.Args, a.Executable, a.ReasonText(), w)
+				i, a.Token, a.Verb, a.Action.Args, a.Action.Executable, a.Reason, w)
 		}
 	}
 }
@@ -50,8 +54,8 @@ maps_to = "send"
 func TestRuntimeStrictNeverFuzzy(t *testing.T) {
 	rt := mustRuntime(t, "")
 	for _, tok := range []string{"aprove", "approved", "dney", "hlat"} {
-		acts := rt.Detect([]byte("/" + tok + " 12\n"))
-		if len(acts) != 1 || acts[0].Executable || acts[0].Verb != "" {
+		acts := rt.Detect("/" + tok + " 12\n")
+		if len(acts) != 1 || acts[0].Action.Executable || acts[0].Verb != "" {
 			t.Errorf("/%s: %+v — a near miss of a strict verb must not resolve", tok, acts)
 		}
 	}
@@ -70,7 +74,7 @@ maps_to = "teleport"
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = New(cfg)
+	_, err = Open(context.Background(), cfg)
 	var ce *ConfigError
 	if !errors.As(err, &ce) {
 		t.Fatalf("error %v is not a *ConfigError", err)

@@ -7,8 +7,6 @@ import (
 
 	"github.com/pattern-dialect/dialect/detect"
 	"github.com/pattern-dialect/dialect/failures"
-	"github.com/pattern-dialect/dialect/intent"
-	"github.com/pattern-dialect/dialect/verbs"
 )
 
 // Stream runs the actions of one message that arrives in pieces, such as a
@@ -25,6 +23,7 @@ type Stream struct {
 	ctx      context.Context
 	msg      Message
 	text     strings.Builder // the message so far
+	vocab    *vocab
 	sc       *detect.Scanner
 	onResult func(Result)
 
@@ -46,14 +45,14 @@ type earlyRun struct {
 // message order (an early action's too: only then is it known not to be
 // withdrawn); Close also returns them all.
 func (rt *Runtime) NewStream(ctx context.Context, msg Message, onResult func(Result)) *Stream {
-	s := &Stream{rt: rt, ctx: ctx, msg: msg, onResult: onResult, early: map[int]*earlyRun{}}
-	opt := rt.DetectOptions()
+	s := &Stream{rt: rt, ctx: ctx, msg: msg, onResult: onResult, early: map[int]*earlyRun{}, vocab: rt.newVocab()}
+	opt := rt.detect
 	if opt.EarlyExecution {
 		opt.ReadOnly = s.readOnly
 		opt.OnEarly = s.startEarly
 		opt.OnWithdraw = s.withdraw
 	}
-	s.sc = detect.NewScanner(rt.vocab, opt)
+	s.sc = detect.NewScanner(s.vocab, opt)
 	return s
 }
 
@@ -63,11 +62,17 @@ func (s *Stream) Write(p []byte) (int, error) {
 	return s.sc.Write(p)
 }
 
+// SetModel names the model that wrote the message, for a stream that
+// learns it only from the stream itself (an API's first chunk). Call it
+// before Close.
+func (s *Stream) SetModel(model string) { s.msg.Model = model }
+
 // WriteString is Write for a string.
 func (s *Stream) WriteString(p string) (int, error) { return s.Write([]byte(p)) }
 
 // Close ends the message, runs what it decided and returns every result.
 // Early results are reused, not run again; withdrawn ones are dropped.
+// The agent is checked as Run checks it.
 func (s *Stream) Close() ([]Result, error) {
 	s.mu.Lock()
 	if s.closed {
@@ -77,8 +82,11 @@ func (s *Stream) Close() ([]Result, error) {
 	s.closed = true
 	s.mu.Unlock()
 	s.sc.Close()
+	if err := checkAgent(s.msg.Agent); err != nil {
+		return nil, err
+	}
 	s.msg.Text = s.text.String()
-	results, err := s.rt.runActions(s.ctx, s.msg, s.sc.Actions(), s.earlyResult)
+	results, err := s.rt.runActions(s.ctx, s.msg, s.vocab, s.sc.Actions(), s.earlyResult)
 	if s.onResult != nil {
 		for _, r := range results {
 			s.onResult(r)
@@ -90,14 +98,12 @@ func (s *Stream) Close() ([]Result, error) {
 // readOnly tells the scanner whether an action may run early: it parses
 // the action and asks its intent.
 func (s *Stream) readOnly(a *detect.Action) bool {
-	it, err := s.parse(s.ctx, a)
+	if checkAgent(s.msg.Agent) != nil {
+		return false
+	}
+	var r Result
+	it, err := s.rt.parse(s.ctx, s.vocab, a, s.rt.blocks, &r)
 	return err == nil && it.ReadOnly()
-}
-
-func (s *Stream) parse(ctx context.Context, a *detect.Action) (intent.Intent, error) {
-	in := verbs.Input{Token: a.Token, Args: a.Args, Content: a.Content, Kind: verbs.ContentKind(a.Kind), Marker: a.Marker, Blocks: blockLookup{s.rt.store}}
-	_, it, err := s.rt.registry.ParseAction(ctx, a.Token, a.Verb, in)
-	return it, err
 }
 
 // startEarly runs a cleared action in the background.
@@ -110,8 +116,8 @@ func (s *Stream) startEarly(a detect.Action) {
 	msg.Text = s.text.String()
 	go func() {
 		defer close(run.done)
-		r := Result{Line: a.Span.Line, Token: a.Token, Verb: a.Verb, Chain: a.Chain}
-		run.fail = s.rt.runOne(s.ctx, msg, &a, nil, &r)
+		r := s.rt.describe(s.vocab, &a, 0)
+		run.fail, _ = s.rt.runOne(s.ctx, msg, s.vocab, &a, &r) // a halt is never read-only
 		run.res = r
 	}()
 }
@@ -136,4 +142,34 @@ func (s *Stream) earlyResult(a *detect.Action) *earlyRun {
 	}
 	<-run.done
 	return run
+}
+
+// Detector reads a message that arrives in pieces, as Detect reads a whole
+// one: it finds the actions and resolves their verbs, running nothing.
+type Detector struct {
+	rt    *Runtime
+	vocab *vocab
+	sc    *detect.Scanner
+}
+
+// NewDetector returns a Detector for one message; Reset starts the next.
+func (rt *Runtime) NewDetector() *Detector {
+	d := &Detector{rt: rt}
+	d.Reset()
+	return d
+}
+
+// Write feeds the next piece of the message.
+func (d *Detector) Write(p []byte) (int, error) { return d.sc.Write(p) }
+
+// Close ends the message and returns what Detect returns for it.
+func (d *Detector) Close() []Result {
+	d.sc.Close()
+	return d.rt.describeAll(d.vocab, d.sc.Actions())
+}
+
+// Reset makes the Detector ready for another message.
+func (d *Detector) Reset() {
+	d.vocab = d.rt.newVocab()
+	d.sc = detect.NewScanner(d.vocab, d.rt.detect)
 }

@@ -1,6 +1,10 @@
 package detect
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/pattern-dialect/dialect/codes"
+)
 
 // Span locates an action in its message.
 type Span struct {
@@ -100,17 +104,19 @@ func (r Reason) Failure() bool {
 	return r.Code() != ""
 }
 
-// Code returns the DIALECT.md §6 failure code of a failure reason, or "".
-func (r Reason) Code() string {
+// Code returns the failure code of a failure reason, or "". For
+// UnknownVerb it is UNKNOWN_VERB; the resolver may know better
+// (AMBIGUOUS_VERB, MIXED_SCRIPT).
+func (r Reason) Code() codes.Code {
 	switch r {
 	case UnknownVerb:
-		return "UNKNOWN_VERB"
+		return codes.UnknownVerb
 	case InvalidMarker:
-		return "PERMISSION_MARKER_INVALID"
+		return codes.PermissionMarkerInvalid
 	case TooLarge:
-		return "INPUT_TOO_LARGE"
+		return codes.InputTooLarge
 	case Unterminated:
-		return "MALFORMED_SYNTAX"
+		return codes.MalformedSyntax
 	default:
 		return ""
 	}

@@ -5,57 +5,15 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
-
-// Code is a failure code of DIALECT.md §6 (and §7 for input hygiene), as a
-// program switches on it. Codes are upper-case words joined by '_'; Record
-// accepts codes not listed here so that later issues can add some.
-type Code string
-
-// The failure codes of DIALECT.md §6 and §7.
-const (
-	UnknownVerb             Code = "UNKNOWN_VERB"
-	AmbiguousVerb           Code = "AMBIGUOUS_VERB"
-	AmbiguousArgs           Code = "AMBIGUOUS_ARGS"
-	MissingArg              Code = "MISSING_ARG"
-	MalformedSyntax         Code = "MALFORMED_SYNTAX"
-	UnknownModifier         Code = "UNKNOWN_MODIFIER"
-	InvalidReference        Code = "INVALID_REFERENCE"
-	PermissionMarkerInvalid Code = "PERMISSION_MARKER_INVALID"
-	PermissionDenied        Code = "PERMISSION_DENIED"
-	PendingApproval         Code = "PENDING_APPROVAL"
-	InputTooLarge           Code = "INPUT_TOO_LARGE"
-	MixedScript             Code = "MIXED_SCRIPT"
-	BannedKey               Code = "BANNED_KEY"
-)
-
-// Codes returns the codes this package knows, in the order of DIALECT.md.
-func Codes() []Code {
-	return []Code{UnknownVerb, AmbiguousVerb, AmbiguousArgs, MissingArg, MalformedSyntax,
-		UnknownModifier, InvalidReference, PermissionMarkerInvalid, PermissionDenied,
-		PendingApproval, InputTooLarge, MixedScript, BannedKey}
-}
-
-// valid reports whether c has the shape of a code: A-Z, 0-9 and '_',
-// starting with a letter, at most 64 bytes.
-func (c Code) valid() bool {
-	if c == "" || len(c) > 64 || c[0] < 'A' || c[0] > 'Z' {
-		return false
-	}
-	for i := 0; i < len(c); i++ {
-		b := c[i]
-		if !(b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_') {
-			return false
-		}
-	}
-	return true
-}
 
 // Detail is the typed detail of one failure: which token, argument, marker
 // or reference it was about. It is stored as JSON next to the row.
 type Detail interface {
 	// Code is the failure code this detail belongs to.
-	Code() Code
+	Code() codes.Code
 	// Subject is the short key that failures of the same pattern share:
 	// the attempted verb, the unknown modifier, the missing argument... The
 	// report groups patterns by (code, verb, subject).
@@ -144,51 +102,51 @@ type BannedKeyDetail struct {
 
 // OtherDetail carries the details of a code this package does not know.
 type OtherDetail struct {
-	C    Code            `json:"-"`
+	C    codes.Code      `json:"-"`
 	JSON json.RawMessage `json:"-"`
 }
 
 // Code implements Detail.
-func (UnknownVerbDetail) Code() Code { return UnknownVerb }
+func (UnknownVerbDetail) Code() codes.Code { return codes.UnknownVerb }
 
 // Code implements Detail.
-func (AmbiguousVerbDetail) Code() Code { return AmbiguousVerb }
+func (AmbiguousVerbDetail) Code() codes.Code { return codes.AmbiguousVerb }
 
 // Code implements Detail.
-func (AmbiguousArgsDetail) Code() Code { return AmbiguousArgs }
+func (AmbiguousArgsDetail) Code() codes.Code { return codes.AmbiguousArgs }
 
 // Code implements Detail.
-func (MissingArgDetail) Code() Code { return MissingArg }
+func (MissingArgDetail) Code() codes.Code { return codes.MissingArg }
 
 // Code implements Detail.
-func (MalformedSyntaxDetail) Code() Code { return MalformedSyntax }
+func (MalformedSyntaxDetail) Code() codes.Code { return codes.MalformedSyntax }
 
 // Code implements Detail.
-func (UnknownModifierDetail) Code() Code { return UnknownModifier }
+func (UnknownModifierDetail) Code() codes.Code { return codes.UnknownModifier }
 
 // Code implements Detail.
-func (InvalidReferenceDetail) Code() Code { return InvalidReference }
+func (InvalidReferenceDetail) Code() codes.Code { return codes.InvalidReference }
 
 // Code implements Detail.
-func (PermissionMarkerInvalidDetail) Code() Code { return PermissionMarkerInvalid }
+func (PermissionMarkerInvalidDetail) Code() codes.Code { return codes.PermissionMarkerInvalid }
 
 // Code implements Detail.
-func (PermissionDeniedDetail) Code() Code { return PermissionDenied }
+func (PermissionDeniedDetail) Code() codes.Code { return codes.PermissionDenied }
 
 // Code implements Detail.
-func (PendingApprovalDetail) Code() Code { return PendingApproval }
+func (PendingApprovalDetail) Code() codes.Code { return codes.PendingApproval }
 
 // Code implements Detail.
-func (InputTooLargeDetail) Code() Code { return InputTooLarge }
+func (InputTooLargeDetail) Code() codes.Code { return codes.InputTooLarge }
 
 // Code implements Detail.
-func (MixedScriptDetail) Code() Code { return MixedScript }
+func (MixedScriptDetail) Code() codes.Code { return codes.MixedScript }
 
 // Code implements Detail.
-func (BannedKeyDetail) Code() Code { return BannedKey }
+func (BannedKeyDetail) Code() codes.Code { return codes.BannedKey }
 
 // Code implements Detail.
-func (d OtherDetail) Code() Code { return d.C }
+func (d OtherDetail) Code() codes.Code { return d.C }
 
 // Subject implements Detail.
 func (d UnknownVerbDetail) Subject() string { return normWord(d.Attempted) }
@@ -246,37 +204,37 @@ func (d OtherDetail) MarshalJSON() ([]byte, error) {
 
 // decodeDetail reads the stored JSON of a row's details into the type that
 // belongs to its code.
-func decodeDetail(c Code, data []byte) (Detail, error) {
+func decodeDetail(c codes.Code, data []byte) (Detail, error) {
 	if len(data) == 0 || string(data) == "null" {
 		return nil, nil
 	}
 	var d Detail
 	switch c {
-	case UnknownVerb:
+	case codes.UnknownVerb:
 		d = new(UnknownVerbDetail)
-	case AmbiguousVerb:
+	case codes.AmbiguousVerb:
 		d = new(AmbiguousVerbDetail)
-	case AmbiguousArgs:
+	case codes.AmbiguousArgs:
 		d = new(AmbiguousArgsDetail)
-	case MissingArg:
+	case codes.MissingArg:
 		d = new(MissingArgDetail)
-	case MalformedSyntax:
+	case codes.MalformedSyntax:
 		d = new(MalformedSyntaxDetail)
-	case UnknownModifier:
+	case codes.UnknownModifier:
 		d = new(UnknownModifierDetail)
-	case InvalidReference:
+	case codes.InvalidReference:
 		d = new(InvalidReferenceDetail)
-	case PermissionMarkerInvalid:
+	case codes.PermissionMarkerInvalid:
 		d = new(PermissionMarkerInvalidDetail)
-	case PermissionDenied:
+	case codes.PermissionDenied:
 		d = new(PermissionDeniedDetail)
-	case PendingApproval:
+	case codes.PendingApproval:
 		d = new(PendingApprovalDetail)
-	case InputTooLarge:
+	case codes.InputTooLarge:
 		d = new(InputTooLargeDetail)
-	case MixedScript:
+	case codes.MixedScript:
 		d = new(MixedScriptDetail)
-	case BannedKey:
+	case codes.BannedKey:
 		d = new(BannedKeyDetail)
 	default:
 		return OtherDetail{C: c, JSON: append(json.RawMessage(nil), data...)}, nil

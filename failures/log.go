@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/pattern-dialect/dialect/internal/sqlite"
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // MaxRaw is the most bytes of an action's raw text that a row keeps; longer
@@ -25,16 +25,16 @@ const MaxContext = 1024
 // Failure is one row of the failure log: one action in an executable
 // position that could not run.
 type Failure struct {
-	ID      int64     `json:"id"`
-	Time    time.Time `json:"time"`
-	Code    Code      `json:"code"`
-	Raw     string    `json:"raw"`               // the action as written, "/serch deadlines"
-	Token   string    `json:"token"`             // the verb token as written, "serch"
-	Verb    string    `json:"verb,omitempty"`    // the canonical verb, when it was resolved
-	Agent   string    `json:"agent,omitempty"`   // who wrote it
-	Model   string    `json:"model,omitempty"`   // which model
-	Session string    `json:"session,omitempty"` // for grouping related failures
-	Detail  Detail    `json:"detail,omitempty"`
+	ID      int64      `json:"id"`
+	Time    time.Time  `json:"time"`
+	Code    codes.Code `json:"code"`
+	Raw     string     `json:"raw"`               // the action as written, "/serch deadlines"
+	Token   string     `json:"token"`             // the verb token as written, "serch"
+	Verb    string     `json:"verb,omitempty"`    // the canonical verb, when it was resolved
+	Agent   string     `json:"agent,omitempty"`   // who wrote it
+	Model   string     `json:"model,omitempty"`   // which model
+	Session string     `json:"session,omitempty"` // for grouping related failures
+	Detail  Detail     `json:"detail,omitempty"`
 	// Candidates are what the matcher offered, best first.
 	Candidates []Candidate `json:"candidates,omitempty"`
 	// Context is the hint of what the agent was trying to do: the sentence
@@ -55,7 +55,7 @@ func (f *Failure) Subject() string {
 	if f.Detail != nil {
 		return f.Detail.Subject()
 	}
-	if f.Code == UnknownVerb || f.Code == MixedScript {
+	if f.Code == codes.UnknownVerb || f.Code == codes.MixedScript {
 		return normWord(f.Token)
 	}
 	return ""
@@ -79,15 +79,24 @@ func (e *InvalidError) Error() string {
 // Unwrap makes errors.Is(err, ErrInvalid) true.
 func (e *InvalidError) Unwrap() error { return ErrInvalid }
 
-// Log is the failure log in a SQLite database. It is safe for concurrent
-// use, and many processes may write to the same file at once.
+// Log is the failure log, kept in the store's SQL database. It is safe
+// for concurrent use, and many processes may write to it at once.
 type Log struct {
-	db    *sqlite.DB
-	own   bool             // Close closes db
+	db    DB
 	clock func() time.Time // the time of rows recorded without one
 
 	mu    sync.Mutex           // guards stmts
 	stmts map[string]*sql.Stmt // prepared multi-row statements, by SQL
+}
+
+// DB is the SQL database a Log keeps its tables in (see Schema): the
+// store's. Write runs fn in a transaction, retrying while another process
+// holds the database.
+type DB interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+	Write(ctx context.Context, fn func(tx *sql.Tx) error) error
 }
 
 // Option configures a Log.
@@ -97,21 +106,9 @@ type Option func(*Log)
 // queries; tests use it to pin time.
 func WithClock(now func() time.Time) Option { return func(l *Log) { l.clock = now } }
 
-// Open opens the database at path with this package's migrations and
-// returns its log. Close closes the database.
-func Open(ctx context.Context, path string, opts ...Option) (*Log, error) {
-	db, err := sqlite.Open(ctx, path, Migrations()...)
-	if err != nil {
-		return nil, err
-	}
-	l := New(db, opts...)
-	l.own = true
-	return l, nil
-}
-
-// New returns the log stored in db, which must have been opened with
-// Migrations() among its migrations. Close does not close db.
-func New(db *sqlite.DB, opts ...Option) *Log {
+// New returns the log stored in db, which must hold the tables of Schema.
+// The store that owns db opens and closes it.
+func New(db DB, opts ...Option) *Log {
 	l := &Log{db: db, clock: time.Now}
 	for _, o := range opts {
 		o(l)
@@ -119,18 +116,14 @@ func New(db *sqlite.DB, opts ...Option) *Log {
 	return l
 }
 
-// Close closes the log's prepared statements, and the database if the log
-// opened it.
+// Close closes the log's prepared statements; the database stays open.
 func (l *Log) Close() error {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	for _, s := range l.stmts {
 		s.Close()
 	}
 	l.stmts = nil
-	l.mu.Unlock()
-	if l.own {
-		return l.db.Close()
-	}
 	return nil
 }
 
@@ -191,9 +184,6 @@ func (l *Log) execChunks(ctx context.Context, tx *sql.Tx, prefix, values, suffix
 	return nil
 }
 
-// DB returns the database the log is stored in.
-func (l *Log) DB() *sqlite.DB { return l.db }
-
 func (l *Log) now() time.Time { return l.clock() }
 
 // row is a failure prepared for insertion.
@@ -209,7 +199,7 @@ func (l *Log) prepare(i int, f *Failure, now time.Time) (row, error) {
 	if f.Code == "" && f.Detail != nil {
 		f.Code = f.Detail.Code()
 	}
-	if !f.Code.valid() {
+	if !f.Code.Valid() {
 		return row{}, &InvalidError{i, fmt.Sprintf("code %q is not a failure code", f.Code)}
 	}
 	if f.Detail != nil && f.Detail.Code() != f.Code {

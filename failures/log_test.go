@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // fixedNow is "now" in the fixture tests.
@@ -23,7 +25,7 @@ func openTest(t testing.TB) *Log {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	return l
+	return l.Log
 }
 
 // fixtureLine is one line of testdata/*.jsonl: n copies of a failure one
@@ -32,7 +34,7 @@ type fixtureLine struct {
 	N       int             `json:"n"`
 	Time    time.Time       `json:"time"`
 	Success string          `json:"success"`
-	Code    Code            `json:"code"`
+	Code    codes.Code      `json:"code"`
 	Token   string          `json:"token"`
 	Verb    string          `json:"verb"`
 	Model   string          `json:"model"`
@@ -97,7 +99,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	if err != nil || len(got) != 1 {
 		t.Fatalf("ByModel: %v, %d rows", err, len(got))
 	}
-	in.ID, in.Code = id, UnknownVerb
+	in.ID, in.Code = id, codes.UnknownVerb
 	if !reflect.DeepEqual(got[0], in) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got[0], in)
 	}
@@ -136,8 +138,8 @@ func TestRecordInvalid(t *testing.T) {
 	cases := map[string]Failure{
 		"no code":       {Raw: "/x"},
 		"bad code":      {Raw: "/x", Code: "unknown verb"},
-		"empty raw":     {Code: UnknownVerb, Raw: "  "},
-		"code mismatch": {Code: MissingArg, Raw: "/x", Detail: UnknownVerbDetail{Attempted: "x"}},
+		"empty raw":     {Code: codes.UnknownVerb, Raw: "  "},
+		"code mismatch": {Code: codes.MissingArg, Raw: "/x", Detail: UnknownVerbDetail{Attempted: "x"}},
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -149,7 +151,7 @@ func TestRecordInvalid(t *testing.T) {
 		})
 	}
 	// A batch with one bad row records nothing.
-	batch := []Failure{{Code: UnknownVerb, Raw: "/a"}, {Code: UnknownVerb, Raw: "/b"}, {Raw: "/c"}}
+	batch := []Failure{{Code: codes.UnknownVerb, Raw: "/a"}, {Code: codes.UnknownVerb, Raw: "/b"}, {Raw: "/c"}}
 	err := l.RecordBatch(ctx, batch)
 	var ie *InvalidError
 	if !errors.As(err, &ie) || ie.Index != 2 {
@@ -167,10 +169,10 @@ func TestRecordCleansText(t *testing.T) {
 	for i := range long {
 		long[i] = 'a'
 	}
-	if _, err := l.Record(ctx, Failure{Code: InputTooLarge, Raw: string(long) + "\xff", Detail: InputTooLargeDetail{len(long), 65536}}); err != nil {
+	if _, err := l.Record(ctx, Failure{Code: codes.InputTooLarge, Raw: string(long) + "\xff", Detail: InputTooLargeDetail{len(long), 65536}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Record(ctx, Failure{Code: UnknownVerb, Raw: "/bad\xffutf8", Token: "bad"}); err != nil {
+	if _, err := l.Record(ctx, Failure{Code: codes.UnknownVerb, Raw: "/bad\xffutf8", Token: "bad"}); err != nil {
 		t.Fatal(err)
 	}
 	var rows []Failure
@@ -196,13 +198,13 @@ func TestListFilters(t *testing.T) {
 		{"all", Filter{}, 38},
 		{"since", Filter{Since: since}, 36},
 		{"until", Filter{Until: since}, 2},
-		{"code", Filter{Code: MissingArg}, 4},
+		{"code", Filter{Code: codes.MissingArg}, 4},
 		{"model", Filter{Model: "gamma"}, 13},
 		{"agent", Filter{Agent: "anchor"}, 12},
 		{"verb", Filter{Verb: "fetch"}, 4},
-		{"subject", Filter{Subject: "RETRIEVE", Code: UnknownVerb}, 7},
+		{"subject", Filter{Subject: "RETRIEVE", Code: codes.UnknownVerb}, 7},
 		{"subject since", Filter{Subject: "retrieve", Since: since}, 5},
-		{"model and code", Filter{Model: "beta", Code: UnknownVerb}, 10},
+		{"model and code", Filter{Model: "beta", Code: codes.UnknownVerb}, 10},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -229,7 +231,7 @@ func TestListFilters(t *testing.T) {
 }
 
 func TestFailureJSONRoundTrip(t *testing.T) {
-	in := Failure{ID: 3, Time: fixedNow, Code: UnknownModifier, Raw: "/search in archivs", Token: "search", Verb: "search",
+	in := Failure{ID: 3, Time: fixedNow, Code: codes.UnknownModifier, Raw: "/search in archivs", Token: "search", Verb: "search",
 		Detail: UnknownModifierDetail{"search", "archivs", []string{"archival"}}, Candidates: []Candidate{{"search", 1, "exact"}}}
 	b, err := json.Marshal(in)
 	if err != nil {
@@ -267,7 +269,7 @@ func TestChunks(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 199, 200, 201, 457} {
 		var fs []Failure
 		for i := 0; i < n; i++ {
-			fs = append(fs, Failure{Code: UnknownVerb, Token: fmt.Sprint("t", i%5), Raw: fmt.Sprint("/t", i), Model: fmt.Sprint("m", i%3)})
+			fs = append(fs, Failure{Code: codes.UnknownVerb, Token: fmt.Sprint("t", i%5), Raw: fmt.Sprint("/t", i), Model: fmt.Sprint("m", i%3)})
 		}
 		if err := l.RecordBatch(ctx, fs); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // Each writer process records this many rows: batches, then single rows.
@@ -88,8 +90,8 @@ func TestConcurrentWriterProcesses(t *testing.T) {
 	}
 	var migrations int
 	l.DB().QueryRow(`SELECT count(*) FROM dialect_migrations`).Scan(&migrations)
-	if migrations != len(Migrations()) {
-		t.Errorf("dialect_migrations has %d rows, want %d", migrations, len(Migrations()))
+	if migrations != len(Schema()) {
+		t.Errorf("dialect_migrations has %d rows, want %d", migrations, len(Schema()))
 	}
 }
 
@@ -112,7 +114,7 @@ func TestWriterProcessHelper(t *testing.T) {
 	agent := "writer-" + id
 	mk := func(i int) Failure {
 		tok := fmt.Sprintf("tok%d", i%7)
-		return Failure{Code: UnknownVerb, Token: tok, Raw: "/" + tok + " " + agent, Agent: agent, Model: "m",
+		return Failure{Code: codes.UnknownVerb, Token: tok, Raw: "/" + tok + " " + agent, Agent: agent, Model: "m",
 			Detail: UnknownVerbDetail{Attempted: tok}}
 	}
 	for b := 0; b < writerBatches; b++ {

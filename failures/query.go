@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // Filter selects rows of the log for List and Count. Zero fields select
@@ -16,7 +18,7 @@ import (
 type Filter struct {
 	Since   time.Time // rows at or after
 	Until   time.Time // rows before
-	Code    Code
+	Code    codes.Code
 	Model   string
 	Agent   string
 	Session string
@@ -122,7 +124,7 @@ func scanFailure(rows *sql.Rows) (Failure, error) {
 		return f, fmt.Errorf("failures: read row: %w", err)
 	}
 	f.Time = time.UnixMilli(ts).UTC()
-	f.Code = Code(code)
+	f.Code = codes.Code(code)
 	if det.Valid {
 		d, err := decodeDetail(f.Code, []byte(det.String))
 		if err != nil {
@@ -316,7 +318,7 @@ func (l *Log) UnknownVerbs(ctx context.Context, since time.Time, examples int) (
 	out := unknownVerbs(cs)
 	keys := make([]exKey, len(out))
 	for i := range out {
-		keys[i] = exKey{string(UnknownVerb), "", out[i].Token}
+		keys[i] = exKey{string(codes.UnknownVerb), "", out[i].Token}
 	}
 	x := exampleIDs(cs, keys)
 	for i := range out {
@@ -331,7 +333,7 @@ func unknownVerbs(cs []cell) []TokenCount {
 	idx := map[string]int{}
 	var out []TokenCount
 	for _, c := range cs {
-		if c.code != string(UnknownVerb) || c.subject == "" {
+		if c.code != string(codes.UnknownVerb) || c.subject == "" {
 			continue
 		}
 		i, ok := idx[c.subject]
@@ -354,12 +356,12 @@ func unknownVerbs(cs []cell) []TokenCount {
 
 // ModelStat is one model's failures against the actions it wrote.
 type ModelStat struct {
-	Model     string       `json:"model"`
-	Failures  int          `json:"failures"`
-	Successes int          `json:"successes"`
-	Actions   int          `json:"actions"` // failures + successes
-	Rate      float64      `json:"rate"`    // failures / actions, 0 when no actions
-	ByCode    map[Code]int `json:"by_code"`
+	Model     string             `json:"model"`
+	Failures  int                `json:"failures"`
+	Successes int                `json:"successes"`
+	Actions   int                `json:"actions"` // failures + successes
+	Rate      float64            `json:"rate"`    // failures / actions, 0 when no actions
+	ByCode    map[codes.Code]int `json:"by_code"`
 }
 
 // ModelStats returns failures per model since the given time, as a rate of
@@ -381,7 +383,7 @@ func modelStats(cs []cell, ok map[string]int) []ModelStat {
 	get := func(m string) *ModelStat {
 		s := by[m]
 		if s == nil {
-			s = &ModelStat{Model: m, ByCode: map[Code]int{}}
+			s = &ModelStat{Model: m, ByCode: map[codes.Code]int{}}
 			by[m] = s
 		}
 		return s
@@ -389,7 +391,7 @@ func modelStats(cs []cell, ok map[string]int) []ModelStat {
 	for _, c := range cs {
 		s := get(c.model)
 		s.Failures += c.n
-		s.ByCode[Code(c.code)] += c.n
+		s.ByCode[codes.Code(c.code)] += c.n
 	}
 	for m, n := range ok {
 		get(m).Successes += n

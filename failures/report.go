@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // SuggestConfig says how alias suggestions are made.
@@ -64,7 +66,7 @@ func (l *Log) SuggestAliases(ctx context.Context, since time.Time, cfg SuggestCo
 	out := suggest(unknownVerbs(cs), cfg)
 	keys := make([]exKey, len(out))
 	for i := range out {
-		keys[i] = exKey{string(UnknownVerb), "", out[i].Alias}
+		keys[i] = exKey{string(codes.UnknownVerb), "", out[i].Alias}
 	}
 	x := exampleIDs(cs, keys)
 	for i := range out {
@@ -111,7 +113,7 @@ func aliasLess(a, b AliasCandidate) bool {
 // Pattern is a recurring failure: the same code about the same subject
 // (and verb), with a suggested fix.
 type Pattern struct {
-	Code     Code           `json:"code"`
+	Code     codes.Code     `json:"code"`
 	Verb     string         `json:"verb,omitempty"`
 	Subject  string         `json:"subject,omitempty"`
 	Count    int            `json:"count"`
@@ -152,7 +154,7 @@ func patterns(cs []cell, n int, aliases []AliasCandidate, cfg SuggestConfig) []P
 		if !ok {
 			i = len(out)
 			idx[k] = i
-			out = append(out, Pattern{Code: Code(c.code), Verb: c.verb, Subject: c.subject, ByModel: map[string]int{}})
+			out = append(out, Pattern{Code: codes.Code(c.code), Verb: c.verb, Subject: c.subject, ByModel: map[string]int{}})
 		}
 		out[i].Count += c.n
 		out[i].ByModel[c.model] += c.n
@@ -193,7 +195,7 @@ func fix(p Pattern, aliases map[string]AliasCandidate, cfg SuggestConfig) string
 		v = "/" + v
 	}
 	switch p.Code {
-	case UnknownVerb:
+	case codes.UnknownVerb:
 		if a, ok := aliases[p.Subject]; ok {
 			return fmt.Sprintf("add %q to [dialect.verbs.%s] extra_aliases (confidence %.2f)", a.Alias, a.Verb, a.Confidence)
 		}
@@ -213,29 +215,29 @@ func fix(p Pattern, aliases map[string]AliasCandidate, cfg SuggestConfig) string
 			}
 		}
 		return fmt.Sprintf("/%s is close to no verb: define it as a custom verb with maps_to, or show the verb list in the instructions", p.Subject)
-	case AmbiguousVerb:
+	case codes.AmbiguousVerb:
 		return fmt.Sprintf("%q reaches several verbs (%s): give one of them priority in dialect.toml, or drop the shared alias", p.Subject, strings.ReplaceAll(p.Subject, "|", ", "))
-	case AmbiguousArgs:
+	case codes.AmbiguousArgs:
 		return fmt.Sprintf("arguments %q of %s name several things: use more distinct names, or let %s pick the most recent", p.Subject, v, v)
-	case MissingArg:
+	case codes.MissingArg:
 		return fmt.Sprintf("%s is written without its %s: give it a default, or show an example with it in the instructions", v, p.Subject)
-	case MalformedSyntax:
+	case codes.MalformedSyntax:
 		return fmt.Sprintf("%s arguments do not parse (%s): show a worked example in the instructions, or loosen its grammar", v, p.Subject)
-	case UnknownModifier:
+	case codes.UnknownModifier:
 		return fmt.Sprintf("models write %q after %s: add it to %s's grammar as a synonym of the closest modifier", p.Subject, v, v)
-	case InvalidReference:
+	case codes.InvalidReference:
 		return fmt.Sprintf("%s is used where it cannot resolve: tell agents when it is available", p.Subject)
-	case PermissionMarkerInvalid:
+	case codes.PermissionMarkerInvalid:
 		return fmt.Sprintf("marker %s is not configured: add it as a permission flag, or list the markers (., ?, ?ask, !) in the instructions", p.Subject)
-	case PermissionDenied:
+	case codes.PermissionDenied:
 		return fmt.Sprintf("agents keep trying %s without the authority: review their roles, or tell them what they may run", v)
-	case PendingApproval:
+	case codes.PendingApproval:
 		return fmt.Sprintf("%s waits for approval often: consider a standing rule for the routine cases", v)
-	case InputTooLarge:
+	case codes.InputTooLarge:
 		return "actions exceed the size limit: tell agents to split content, or raise the limit"
-	case MixedScript:
+	case codes.MixedScript:
 		return fmt.Sprintf("%q mixes scripts: check the model's output encoding (look-alike letters)", p.Subject)
-	case BannedKey:
+	case codes.BannedKey:
 		return fmt.Sprintf("payloads use the banned key %q: rename the field", p.Subject)
 	}
 	return "no suggestion for this code"
@@ -313,13 +315,13 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 	r.UnknownVerbs, r.UnknownVerbsTotal, r.Aliases, r.Patterns = topLists(cs, cfg)
 	var keys []exKey
 	for _, a := range r.Aliases {
-		keys = append(keys, exKey{string(UnknownVerb), "", a.Alias})
+		keys = append(keys, exKey{string(codes.UnknownVerb), "", a.Alias})
 	}
 	for _, p := range r.Patterns {
 		keys = append(keys, exKey{string(p.Code), p.Verb, p.Subject})
 	}
 	for _, t := range r.UnknownVerbs {
-		keys = append(keys, exKey{string(UnknownVerb), "", t.Token})
+		keys = append(keys, exKey{string(codes.UnknownVerb), "", t.Token})
 	}
 	x := exampleIDs(cs, keys)
 	steps := len(r.Aliases) + len(r.Patterns) + len(r.UnknownVerbs)
@@ -331,7 +333,7 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 		}
 	}
 	for i := range r.Aliases {
-		if r.Aliases[i].Examples, err = l.examples(ctx, x[exKey{string(UnknownVerb), "", r.Aliases[i].Alias}], cfg.Examples); err != nil {
+		if r.Aliases[i].Examples, err = l.examples(ctx, x[exKey{string(codes.UnknownVerb), "", r.Aliases[i].Alias}], cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()
@@ -344,7 +346,7 @@ func (l *Log) Report(ctx context.Context, since time.Time, cfg ReportConfig) (*R
 		step()
 	}
 	for i := range r.UnknownVerbs {
-		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, x[exKey{string(UnknownVerb), "", r.UnknownVerbs[i].Token}], cfg.Examples); err != nil {
+		if r.UnknownVerbs[i].Examples, err = l.examples(ctx, x[exKey{string(codes.UnknownVerb), "", r.UnknownVerbs[i].Token}], cfg.Examples); err != nil {
 			return nil, err
 		}
 		step()
@@ -425,7 +427,7 @@ func topLists(cs []cell, cfg ReportConfig) (tokens []TokenCount, total int, alia
 	patCount := map[pkey]int{}
 	for _, c := range cs {
 		patCount[pkey{c.code, c.verb, c.subject}] += c.n
-		if c.code == string(UnknownVerb) && c.subject != "" {
+		if c.code == string(codes.UnknownVerb) && c.subject != "" {
 			tokCount[c.subject] += c.n
 		}
 	}
@@ -498,7 +500,7 @@ func topLists(cs []cell, cfg ReportConfig) (tokens []TokenCount, total int, alia
 	}
 	// A pattern's fix names an alias candidate even beyond the shown ones.
 	for _, k := range keys {
-		if k.code == string(UnknownVerb) {
+		if k.code == string(codes.UnknownVerb) {
 			if _, ok := byAlias[k.subject]; !ok {
 				if one := suggest([]TokenCount{{Token: k.subject, Count: patCount[k]}}, sc); len(one) == 1 {
 					byAlias[k.subject] = one[0]
@@ -523,7 +525,7 @@ func topLists(cs []cell, cfg ReportConfig) (tokens []TokenCount, total int, alia
 		if m, ok := patModels[pkey{c.code, c.verb, c.subject}]; ok {
 			m[c.model] += c.n
 		}
-		if c.code == string(UnknownVerb) {
+		if c.code == string(codes.UnknownVerb) {
 			if m, ok := tokModels[c.subject]; ok {
 				m[c.model] += c.n
 			}
@@ -536,7 +538,7 @@ func topLists(cs []cell, cfg ReportConfig) (tokens []TokenCount, total int, alia
 		aliases[i].ByModel = tokModels[aliases[i].Alias]
 	}
 	for _, k := range keys {
-		p := Pattern{Code: Code(k.code), Verb: k.verb, Subject: k.subject, Count: patCount[k], ByModel: patModels[k]}
+		p := Pattern{Code: codes.Code(k.code), Verb: k.verb, Subject: k.subject, Count: patCount[k], ByModel: patModels[k]}
 		p.Fix = fix(p, byAlias, sc)
 		pats = append(pats, p)
 	}

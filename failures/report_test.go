@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -217,7 +219,7 @@ func TestCellsExact(t *testing.T) {
 	ctx := context.Background()
 	fs := randomLog(t, l, 1200, 7)
 	for i := 0; i < 50; i++ { // and some one at a time
-		if _, err := l.Record(ctx, Failure{Code: UnknownVerb, Token: "srch", Raw: "/srch", Time: fixedNow.Add(-time.Duration(i) * time.Hour)}); err != nil {
+		if _, err := l.Record(ctx, Failure{Code: codes.UnknownVerb, Token: "srch", Raw: "/srch", Time: fixedNow.Add(-time.Duration(i) * time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -228,7 +230,7 @@ func TestCellsExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tc := range uv {
-			n, err := l.Count(ctx, Filter{Since: since, Code: UnknownVerb, Subject: tc.Token})
+			n, err := l.Count(ctx, Filter{Since: since, Code: codes.UnknownVerb, Subject: tc.Token})
 			if err != nil {
 				t.Fatal(err)
 			}

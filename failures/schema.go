@@ -1,8 +1,14 @@
 package failures
 
-import "github.com/pattern-dialect/dialect/internal/sqlite"
+// SchemaStep is one version of the log's tables, applied in order and once
+// by the store that keeps the log.
+type SchemaStep struct {
+	Version int
+	Name    string
+	SQL     string
+}
 
-// Migrations returns this package's schema, for sqlite.Open. Times are Unix
+// Schema returns the log's tables as versioned steps. Times are Unix
 // milliseconds (UTC); days are whole UTC days since 1970-01-01.
 //
 // failures holds one row per failure, indexed by time only (an index costs
@@ -11,9 +17,8 @@ import "github.com/pattern-dialect/dialect/internal/sqlite"
 // read the roll-up instead of the rows; each cell also keeps the ids of its
 // first and last rows, which the report shows as example usages.
 // action_counts counts successful actions per model and day.
-func Migrations() []sqlite.Migration {
-	return []sqlite.Migration{{
-		Owner:   "failures",
+func Schema() []SchemaStep {
+	return []SchemaStep{{
 		Version: 1,
 		Name:    "failure log, daily roll-up, action counts",
 		SQL: `

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // strictNearMiss reports a near miss of a strict verb: one of forms is
@@ -35,7 +37,7 @@ func (r *Resolver) strictNearMiss(token string, forms []string) (Result, bool) {
 		return Result{}, false
 	}
 	sortCandidates(cands)
-	return Result{Input: token, Code: UnknownVerb, nearMiss: true, Candidates: r.trim(cands)}, true
+	return Result{Input: token, Code: codes.UnknownVerb, nearMiss: true, Candidates: r.trim(cands)}, true
 }
 
 // match is a verb found by a fuzzy tier.
@@ -211,7 +213,7 @@ func (r *Resolver) pick(token string, ms []match, t Tier) (Result, bool) {
 	nm := &r.names[best.name]
 	if n > 1 {
 		sortCandidates(tied)
-		return Result{Input: token, Code: AmbiguousVerb, Candidates: r.trim(tied)}, true
+		return Result{Input: token, Code: codes.AmbiguousVerb, Candidates: r.trim(tied)}, true
 	}
 	return Result{Input: token, Verb: r.verbs[best.verb].name, Name: nm.base, Tier: t,
 		Score: scale * editScore(best.d, letterCount(token), len(nm.runes))}, true

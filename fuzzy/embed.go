@@ -10,6 +10,8 @@ import (
 	"math"
 	"net/http"
 	"strings"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // Embedder turns texts into embedding vectors, one per text, in order.
@@ -160,7 +162,7 @@ func (r *Resolver) embedTier(ctx context.Context, token, key string) (Result, er
 		return Result{Input: token}, nil
 	}
 	if len(cands) > 1 && cands[0].Score-cands[1].Score < r.opts.SemanticMargin {
-		return Result{Input: token, Code: AmbiguousVerb, Candidates: r.trim(cands)}, nil
+		return Result{Input: token, Code: codes.AmbiguousVerb, Candidates: r.trim(cands)}, nil
 	}
 	c := cands[0]
 	return Result{Input: token, Verb: c.Verb, Name: c.Name, Tier: TierSemantic, Score: c.Score}, nil

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // embedServer is an OpenAI-compatible /v1/embeddings endpoint with fixed
@@ -117,7 +119,7 @@ func TestEmbedderErrors(t *testing.T) {
 	}
 	r := newTest(t, testEntries(), Options{Embedder: bad})
 	res, err := r.ResolveContext(context.Background(), "reminisce")
-	if !errors.Is(err, ErrEmbedding) || res.Code != UnknownVerb {
+	if !errors.Is(err, ErrEmbedding) || res.Code != codes.UnknownVerb {
 		t.Errorf("failing embedder: %+v, %v", res, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

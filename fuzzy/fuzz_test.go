@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // FuzzResolve checks that no token panics, that every result is either a
@@ -34,7 +36,7 @@ func FuzzResolve(f *testing.F) {
 		if len(res.Candidates) > 3 {
 			t.Fatalf("Resolve(%q): %d candidates", tok, len(res.Candidates))
 		}
-		if res.Code == MixedScript && (res.Offset < 0 || res.Offset > len(tok)) {
+		if res.Code == codes.MixedScript && (res.Offset < 0 || res.Offset > len(tok)) {
 			t.Fatalf("Resolve(%q): offset %d", tok, res.Offset)
 		}
 		if res.OK() && (res.Score <= 0 || res.Score > 1) {

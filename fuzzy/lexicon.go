@@ -1,6 +1,10 @@
 package fuzzy
 
-import "math"
+import (
+	"math"
+
+	"github.com/pattern-dialect/dialect/codes"
+)
 
 // lexiconTier resolves a real English verb through its WordNet synonyms.
 //
@@ -60,7 +64,7 @@ func (r *Resolver) lexiconTier(token string, lemmas []string) (Result, bool) {
 		return Result{}, false
 	}
 	if len(sups) > 1 && sups[0].w < sups[1].w*r.opts.LexiconMargin {
-		return Result{Input: token, Code: AmbiguousVerb, Candidates: r.trim(cands)}, true
+		return Result{Input: token, Code: codes.AmbiguousVerb, Candidates: r.trim(cands)}, true
 	}
 	c := cands[0]
 	return Result{Input: token, Verb: c.Verb, Name: c.Name, Tier: TierSemantic, Score: c.Score}, true

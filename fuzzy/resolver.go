@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/antzucaro/matchr"
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/morph"
 )
 
@@ -222,7 +223,7 @@ func (r *Resolver) Resolve(token string) Result {
 // reports a failing embedder; the Result is then the offline one.
 func (r *Resolver) ResolveContext(ctx context.Context, token string) (Result, error) {
 	res := r.Resolve(token)
-	if res.OK() || res.Code != UnknownVerb || r.opts.Embedder == nil || res.nearMiss {
+	if res.OK() || res.Code != codes.UnknownVerb || r.opts.Embedder == nil || res.nearMiss {
 		return res, nil
 	}
 	key := fold(token)
@@ -233,7 +234,7 @@ func (r *Resolver) ResolveContext(ctx context.Context, token string) (Result, er
 	if err != nil {
 		return res, err
 	}
-	if sem.Tier != TierNone || sem.Code == AmbiguousVerb {
+	if sem.Tier != TierNone || sem.Code == codes.AmbiguousVerb {
 		return sem, nil
 	}
 	return res, nil
@@ -253,7 +254,7 @@ func (r *Resolver) hit(input, name string, vs []int32, t Tier, score float64) Re
 			}
 		}
 		if tied {
-			res := Result{Input: input, Code: AmbiguousVerb}
+			res := Result{Input: input, Code: codes.AmbiguousVerb}
 			for _, w := range vs {
 				if r.verbs[w].priority == r.verbs[best].priority {
 					res.Candidates = append(res.Candidates, Candidate{Verb: r.verbs[w].name, Name: name, Tier: t, Score: score})
@@ -295,11 +296,11 @@ func (r *Resolver) slow(token string) Result {
 			return res
 		}
 	} else if off := mixedScript(token); off >= 0 {
-		return Result{Input: token, Code: MixedScript, Offset: off}
+		return Result{Input: token, Code: codes.MixedScript, Offset: off}
 	}
 	key := fold(token)
 	if key == "" {
-		return Result{Input: token, Code: UnknownVerb}
+		return Result{Input: token, Code: codes.UnknownVerb}
 	}
 	if res, ok := r.foldHit[key]; ok {
 		res.Input = token
@@ -311,7 +312,7 @@ func (r *Resolver) slow(token string) Result {
 		// spoof, not a word of another language.
 		if sk, ok := skeleton(key); ok && sk != key {
 			if _, hit := r.keys[sk]; hit {
-				return Result{Input: token, Code: MixedScript}
+				return Result{Input: token, Code: codes.MixedScript}
 			}
 		}
 	}
@@ -339,7 +340,7 @@ func (r *Resolver) slow(token string) Result {
 	letters := letterCount(key)
 	if letters < r.opts.MinFuzzyLen || strings.ContainsRune(key, utf8.RuneError) {
 		// Short tokens and tokens with invalid UTF-8 are never fuzzy.
-		return Result{Input: token, Code: UnknownVerb}
+		return Result{Input: token, Code: codes.UnknownVerb}
 	}
 	forms := make([]string, 0, 4)
 	forms = append(forms, key) // the token and its stems, for the strict check
@@ -380,7 +381,7 @@ func (r *Resolver) slow(token string) Result {
 			return res
 		}
 	}
-	res := Result{Input: token, Code: UnknownVerb}
+	res := Result{Input: token, Code: codes.UnknownVerb}
 	res.Candidates = r.trim(sc.suggestions())
 	return res
 }
@@ -392,7 +393,7 @@ func (r *Resolver) guardStrict(res Result) Result {
 		return res
 	}
 	if r.strict[res.Verb] {
-		return Result{Input: res.Input, Code: UnknownVerb, nearMiss: true,
+		return Result{Input: res.Input, Code: codes.UnknownVerb, nearMiss: true,
 			Candidates: []Candidate{{Verb: res.Verb, Name: res.Name, Tier: res.Tier, Score: res.Score}}}
 	}
 	return res

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agnivade/levenshtein"
 	"github.com/antzucaro/matchr"
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 func newTest(t testing.TB, es []Entry, o Options) *Resolver {
@@ -79,7 +80,7 @@ func TestResolveStrict(t *testing.T) {
 		{"rejected", "deny"}, {"alow", "approve"},
 	} {
 		res := r.Resolve(tc.tok)
-		if res.OK() || res.Code != UnknownVerb || !res.NearMiss() {
+		if res.OK() || res.Code != codes.UnknownVerb || !res.NearMiss() {
 			t.Errorf("Resolve(%q) = %+v, want a near miss", tc.tok, res)
 			continue
 		}
@@ -111,10 +112,10 @@ func TestResolveNeverVerbs(t *testing.T) {
 func TestResolveMixedScript(t *testing.T) {
 	r := newTest(t, testEntries(), Options{})
 	res := r.Resolve("sеarch") // Cyrillic е
-	if res.Code != MixedScript || res.Offset != 1 || !errors.Is(res.Err(), ErrMixedScript) {
+	if res.Code != codes.MixedScript || res.Offset != 1 || !errors.Is(res.Err(), ErrMixedScript) {
 		t.Errorf("mixed: %+v", res)
 	}
-	if res := r.Resolve("ѕеагсh"); res.Code != MixedScript { // all look-alikes
+	if res := r.Resolve("ѕеагсh"); res.Code != codes.MixedScript { // all look-alikes
 		t.Errorf("all look-alikes: %+v", res)
 	}
 	var e *Error
@@ -122,7 +123,7 @@ func TestResolveMixedScript(t *testing.T) {
 		t.Errorf("errors.As: %v", res.Err())
 	}
 	// A word of another script is not mixed.
-	if res := r.Resolve("искать"); res.Code != UnknownVerb {
+	if res := r.Resolve("искать"); res.Code != codes.UnknownVerb {
 		t.Errorf("Cyrillic word: %+v", res)
 	}
 }
@@ -130,7 +131,7 @@ func TestResolveMixedScript(t *testing.T) {
 func TestResolveAmbiguous(t *testing.T) {
 	r := newTest(t, testEntries(), Options{})
 	res := r.Resolve("remember")
-	if res.Code != AmbiguousVerb || len(res.Candidates) != 2 || !errors.Is(res.Err(), ErrAmbiguousVerb) {
+	if res.Code != codes.AmbiguousVerb || len(res.Candidates) != 2 || !errors.Is(res.Err(), ErrAmbiguousVerb) {
 		t.Fatalf("remember: %+v", res)
 	}
 	// Results do not share their candidates with the resolver.
@@ -145,7 +146,7 @@ func TestResolveAmbiguous(t *testing.T) {
 	}
 	// Two verbs at the same edit distance: ambiguous, never a guess.
 	r2 := newTest(t, []Entry{{Verb: "sort"}, {Verb: "sore"}}, Options{})
-	if res := r2.Resolve("sorx"); res.Code != AmbiguousVerb || len(res.Candidates) != 2 {
+	if res := r2.Resolve("sorx"); res.Code != codes.AmbiguousVerb || len(res.Candidates) != 2 {
 		t.Errorf("sorx: %+v", res)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // Strictness says how forgiving resolution may be for a verb. The values
@@ -72,16 +74,6 @@ func (t Tier) String() string {
 // MarshalText writes the tier's name.
 func (t Tier) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
 
-// Code is a failure code of DIALECT.md §6.
-type Code string
-
-// The failure codes a Resolver produces.
-const (
-	UnknownVerb   Code = "UNKNOWN_VERB"
-	AmbiguousVerb Code = "AMBIGUOUS_VERB"
-	MixedScript   Code = "MIXED_SCRIPT"
-)
-
 // Candidate is one verb a token might have meant.
 type Candidate struct {
 	Verb  string  `json:"verb"`  // canonical verb
@@ -98,7 +90,7 @@ type Result struct {
 	Name       string      // the name that matched (folded), or ""
 	Tier       Tier        // the tier that matched, or TierNone
 	Score      float64     // 0..1: 1 for exact, lower for looser tiers
-	Code       Code        // failure code, or "" on success
+	Code       codes.Code  // UNKNOWN_VERB, AMBIGUOUS_VERB or MIXED_SCRIPT; "" on success
 	Candidates []Candidate // on failure: up to Options.MaxCandidates, best first
 	Offset     int         // MIXED_SCRIPT: byte offset in Input of the first letter from another script
 
@@ -132,7 +124,7 @@ func (r Result) Message() string {
 // Error is a resolution failure, usable with errors.Is against ErrUnknownVerb,
 // ErrAmbiguousVerb and ErrMixedScript, and with errors.As.
 type Error struct {
-	Code       Code        // failure code
+	Code       codes.Code  // failure code
 	Input      string      // the token as given
 	Offset     int         // byte offset in Input the failure refers to (MIXED_SCRIPT), else 0
 	Candidates []Candidate // what the token may have meant, best first
@@ -140,9 +132,9 @@ type Error struct {
 
 // Sentinel errors for errors.Is: an *Error matches the sentinel of its Code.
 var (
-	ErrUnknownVerb   = &Error{Code: UnknownVerb}
-	ErrAmbiguousVerb = &Error{Code: AmbiguousVerb}
-	ErrMixedScript   = &Error{Code: MixedScript}
+	ErrUnknownVerb   = &Error{Code: codes.UnknownVerb}
+	ErrAmbiguousVerb = &Error{Code: codes.AmbiguousVerb}
+	ErrMixedScript   = &Error{Code: codes.MixedScript}
 )
 
 // Is reports whether target is the sentinel for e's code.
@@ -157,9 +149,9 @@ func (e *Error) Is(target error) bool {
 func (e *Error) Error() string {
 	tok := "/" + Printable(e.Input)
 	switch e.Code {
-	case MixedScript:
+	case codes.MixedScript:
 		return fmt.Sprintf("%s mixes Latin letters with look-alikes from another script (at byte %d) — retype it in plain letters", tok, e.Offset)
-	case AmbiguousVerb:
+	case codes.AmbiguousVerb:
 		if len(e.Candidates) >= 2 {
 			return fmt.Sprintf("I couldn't tell if you meant %s — which one?", orList(e.Candidates))
 		}

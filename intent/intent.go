@@ -200,7 +200,10 @@ type Custom struct {
 	Args            map[string]any `json:"args,omitempty"`
 	TemplateApplied string         `json:"template_applied,omitempty"`
 	Target          *Target        `json:"target,omitempty"`
-	Inner           Intent         `json:"-"`
+	// ReadOnlyHint is set for a verb whose definition says it changes
+	// nothing (a Go verb, an MCP tool annotated read-only).
+	ReadOnlyHint bool   `json:"read_only,omitempty"`
+	Inner        Intent `json:"-"`
 }
 
 // Target is a delivery target named in configuration.
@@ -213,8 +216,14 @@ type Target struct {
 func (Custom) Kind() string { return "custom" }
 
 // ReadOnly is the read-only flag of the built-in intent the verb maps to,
-// when there is one; a tool is never read-only.
-func (c Custom) ReadOnly() bool { return c.Inner != nil && c.Inner.ReadOnly() }
+// when there is one, else ReadOnlyHint: a configured tool is never
+// read-only.
+func (c Custom) ReadOnly() bool {
+	if c.Inner != nil {
+		return c.Inner.ReadOnly()
+	}
+	return c.ReadOnlyHint
+}
 
 // MarshalJSON encodes the intent with its inner built-in intent, if any.
 func (c Custom) MarshalJSON() ([]byte, error) {

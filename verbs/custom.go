@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/grammarbridge"
 	"github.com/pattern-dialect/dialect/intent"
 )
@@ -123,7 +124,7 @@ func (r *Registry) parseCustom(ctx context.Context, v *Verb, in Input) (intent.I
 		c.Args = args
 		primary, _ = args["content"].(string)
 		if primary == "" && len(args) == 0 {
-			return nil, perr(MissingArg, v.Name, 0, "/%s needs arguments: %s", v.Name, exampleOr(v))
+			return nil, perr(codes.MissingArg, v.Name, 0, "/%s needs arguments: %s", v.Name, exampleOr(v))
 		}
 	}
 	if v.Template != "" {
@@ -202,31 +203,31 @@ func (r *Registry) matchCustom(v *Verb, in Input) (map[string]any, string, error
 		text = strings.TrimSpace(in.Content)
 	}
 	if text == "" {
-		return nil, "", perr(MissingArg, v.Name, 0, "/%s needs arguments: %s", v.Name, exampleOr(v))
+		return nil, "", perr(codes.MissingArg, v.Name, 0, "/%s needs arguments: %s", v.Name, exampleOr(v))
 	}
 	m, err := v.grammar.Best(text)
 	if err != nil {
 		var nm *grammarbridge.NoMatchError
 		if !errors.As(err, &nm) {
-			return nil, "", perr(MalformedSyntax, v.Name, 0, "/%s: the arguments could not be read: %v", v.Name, err)
+			return nil, "", perr(codes.MalformedSyntax, v.Name, 0, "/%s: the arguments could not be read: %v", v.Name, err)
 		}
 		exp := describeExpected(nm.Expected)
 		if nm.Offset >= len(strings.TrimRight(text, " \t")) {
-			e := perr(MissingArg, v.Name, 0, "/%s needs more: expected %s after %q. %s", v.Name, orList(exp), text, capitalise(exampleOr(v)))
+			e := perr(codes.MissingArg, v.Name, 0, "/%s needs more: expected %s after %q. %s", v.Name, orList(exp), text, capitalise(exampleOr(v)))
 			e.Expected = exp
 			return nil, "", e
 		}
 		c := col(text, nm.Offset)
-		e := perr(MalformedSyntax, v.Name, c, "/%s: at column %d, expected %s. %s", v.Name, c, orList(exp), capitalise(exampleOr(v)))
+		e := perr(codes.MalformedSyntax, v.Name, c, "/%s: at column %d, expected %s. %s", v.Name, c, orList(exp), capitalise(exampleOr(v)))
 		e.Expected = exp
 		return nil, "", e
 	}
 	var val any
 	if err := json.Unmarshal(m.Value, &val); err != nil {
-		return nil, "", perr(MalformedSyntax, v.Name, 0, "/%s: the grammar's value is not JSON: %v", v.Name, err)
+		return nil, "", perr(codes.MalformedSyntax, v.Name, 0, "/%s: the grammar's value is not JSON: %v", v.Name, err)
 	}
 	if k := bannedIn(val); k != "" {
-		return nil, "", perr(BannedKey, v.Name, 0, "/%s: the grammar's value has the key %q, which is not allowed", v.Name, k)
+		return nil, "", perr(codes.BannedKey, v.Name, 0, "/%s: the grammar's value has the key %q, which is not allowed", v.Name, k)
 	}
 	args, ok := val.(map[string]any)
 	if !ok {
@@ -286,7 +287,7 @@ func decodeInner(v *Verb, args map[string]any) (intent.Intent, error) {
 	}
 	in, err := intent.Decode(b)
 	if err != nil {
-		return nil, perr(MalformedSyntax, v.Name, 0, "/%s: its grammar gave a value that is not a %s intent: %v", v.Name, kind, err)
+		return nil, perr(codes.MalformedSyntax, v.Name, 0, "/%s: its grammar gave a value that is not a %s intent: %v", v.Name, kind, err)
 	}
 	return in, nil
 }
@@ -304,7 +305,7 @@ func toolArgs(verb string, in Input) (map[string]any, error) {
 		if t.kind != tQuoted {
 			if k, val, ok := strings.Cut(t.text, "="); ok && k != "" {
 				if isBanned(k) {
-					return nil, perr(BannedKey, verb, col(in.Args, t.pos), "/%s: the key %q is not allowed in arguments (column %d)", verb, k, col(in.Args, t.pos))
+					return nil, perr(codes.BannedKey, verb, col(in.Args, t.pos), "/%s: the key %q is not allowed in arguments (column %d)", verb, k, col(in.Args, t.pos))
 				}
 				if validName(strings.ToLower(k)) {
 					if strings.HasPrefix(val, `"`) {
@@ -371,7 +372,7 @@ func fillTemplate(v *Verb, args map[string]any, primary string) (string, error) 
 		}
 	})
 	if missingField != "" {
-		return "", perr(MissingArg, v.Name, 0, "/%s: its template needs {%s}, which the arguments did not give. %s", v.Name, missingField, capitalise(exampleOr(v)))
+		return "", perr(codes.MissingArg, v.Name, 0, "/%s: its template needs {%s}, which the arguments did not give. %s", v.Name, missingField, capitalise(exampleOr(v)))
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/grammarbridge"
 	"github.com/pattern-dialect/dialect/intent"
 )
@@ -72,7 +73,7 @@ func TestCustomVerbs(t *testing.T) {
 			`{"kind":"custom","verb":"papers","maps_to":"search","args":{"domains":["archival"],"terms":"grammar induction"},"inner":{"kind":"search","terms":"grammar induction","domains":["archival"]}}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			verb, got, err := r.ParseAction(ctx, tt.token, tt.verb, tt.in)
+			verb, got, err := parseAction(ctx, r, tt.token, tt.verb, tt.in)
 			if err != nil {
 				t.Fatalf("%s %q: %v", tt.token, tt.in.Args, err)
 			}
@@ -114,15 +115,15 @@ func TestCustomFailures(t *testing.T) {
 	for _, tt := range []struct {
 		verb string
 		in   Input
-		code Code
+		code codes.Code
 		msg  string
 	}{
-		{"lights", Input{Args: "paint the walls"}, MalformedSyntax, "expected"},
-		{"lights", Input{Args: "dim the kitchen lights to"}, MissingArg, "needs more"},
-		{"lights", Input{}, MissingArg, "needs arguments"},
-		{"ticket", Input{Args: "title=x"}, MissingArg, "{priority}"},
-		{"ticket", Input{Args: "__proto__=1 x"}, BannedKey, "__proto__"},
-		{"notify", Input{}, MissingArg, "needs a message"},
+		{"lights", Input{Args: "paint the walls"}, codes.MalformedSyntax, "expected"},
+		{"lights", Input{Args: "dim the kitchen lights to"}, codes.MissingArg, "needs more"},
+		{"lights", Input{}, codes.MissingArg, "needs arguments"},
+		{"ticket", Input{Args: "title=x"}, codes.MissingArg, "{priority}"},
+		{"ticket", Input{Args: "__proto__=1 x"}, codes.BannedKey, "__proto__"},
+		{"notify", Input{}, codes.MissingArg, "needs a message"},
 	} {
 		_, err := r.Parse(ctx, tt.verb, tt.in)
 		var pe *ParseError
@@ -132,7 +133,7 @@ func TestCustomFailures(t *testing.T) {
 	}
 	bad := mustRegistry(t, []Extension{{Name: "b", MapsTo: "home", Grammar: &GrammarRef{File: "banned.agr"}}},
 		&Options{Tools: []string{"home"}, GrammarDir: "testdata/grammars"})
-	if _, err := bad.Parse(ctx, "b", Input{Args: "set x"}); !errors.Is(err, &ParseError{Code: BannedKey}) {
+	if _, err := bad.Parse(ctx, "b", Input{Args: "set x"}); !errors.Is(err, &ParseError{Code: codes.BannedKey}) {
 		t.Errorf("banned key in a grammar value: %v", err)
 	}
 }
@@ -193,36 +194,36 @@ func TestSettle(t *testing.T) {
 		t.Fatalf("claimants %v", got)
 	}
 	// Only recall's grammar reads free text.
-	verb, in, err := r.ParseAction(ctx, "remember", "", Input{Args: "project deadlines"})
+	verb, in, err := parseAction(ctx, r, "remember", "", Input{Args: "project deadlines"})
 	if err != nil || verb != "recall" || in.(intent.Recall).Op != intent.RecallSearch {
 		t.Errorf("shape: %s %v %v", verb, in, err)
 	}
 	// Only context has archive BLOCK... and recall reads it as a search; both parse.
-	_, _, err = r.ParseAction(ctx, "remember", "", Input{Args: `human + "likes tea"`})
+	_, _, err = parseAction(ctx, r, "remember", "", Input{Args: `human + "likes tea"`})
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Code != AmbiguousVerb || !slices.Equal(pe.Candidates, []string{"recall", "context"}) ||
+	if !errors.As(err, &pe) || pe.Code != codes.AmbiguousVerb || !slices.Equal(pe.Candidates, []string{"recall", "context"}) ||
 		pe.Message != "I couldn't tell if you meant /recall or /context — which one?" {
 		t.Errorf("tie: %v", err)
 	}
 	// A specific form beats a catch-all search.
-	verb, in, err = r.ParseAction(ctx, "remember", "", Input{Args: `human "old" -> "new"`})
+	verb, in, err = parseAction(ctx, r, "remember", "", Input{Args: `human "old" -> "new"`})
 	if err != nil || verb != "context" || in.(intent.Context).Op != intent.ContextReplace {
 		t.Errorf("specific over search: %s %v %v", verb, in, err)
 	}
 	// Priority breaks the tie.
 	r = mustRegistry(t, []Extension{{Name: "context", Priority: 5}}, nil)
-	verb, in, err = r.ParseAction(ctx, "remember", "", Input{Args: `human + "likes tea"`})
+	verb, in, err = parseAction(ctx, r, "remember", "", Input{Args: `human + "likes tea"`})
 	if err != nil || verb != "context" || in.(intent.Context).Op != intent.ContextAppend {
 		t.Errorf("priority: %s %v %v", verb, in, err)
 	}
 	// A custom verb claiming the same alias: memo (maps to recall) ties with recall on shape and priority.
 	r = customRegistry(t)
-	if _, _, err := r.ParseAction(ctx, "remember", "", Input{Args: "the launch"}); !errors.Is(err, &ParseError{Code: AmbiguousVerb}) {
+	if _, _, err := parseAction(ctx, r, "remember", "", Input{Args: "the launch"}); !errors.Is(err, &ParseError{Code: codes.AmbiguousVerb}) {
 		t.Errorf("three claimants: %v", err)
 	}
 	// Nothing parses and no priority: AMBIGUOUS_VERB too.
 	r2 := mustRegistry(t, []Extension{{Name: "a", Aliases: []string{"zap"}, MapsTo: "fetch"}, {Name: "b", Aliases: []string{"zap"}, MapsTo: "approve"}}, nil)
-	if _, _, err := r2.ParseAction(ctx, "zap", "", Input{}); !errors.Is(err, &ParseError{Code: AmbiguousVerb}) {
+	if _, _, err := parseAction(ctx, r2, "zap", "", Input{}); !errors.Is(err, &ParseError{Code: codes.AmbiguousVerb}) {
 		t.Errorf("none parse: %v", err)
 	}
 }
@@ -241,7 +242,7 @@ func TestPlayerGrammar(t *testing.T) {
 		{Name: "playtrack", MapsTo: "spotify", Grammar: &GrammarRef{File: "player.agr", Start: "PlayCommand"}},
 	}, &Options{Tools: []string{"spotify"}, GrammarDir: dir})
 	ctx := context.Background()
-	verb, got, err := r.ParseAction(ctx, "player", "player", Input{Args: "play Yesterday by the Beatles"})
+	verb, got, err := parseAction(ctx, r, "player", "player", Input{Args: "play Yesterday by the Beatles"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func TestPlayerGrammar(t *testing.T) {
 	if err != nil || jsonOf(t, got) != `{"kind":"custom","verb":"playtrack","maps_to":"spotify","args":{"actionName":"playFromCurrentTrackList","parameters":{"trackNumber":3}}}` {
 		t.Errorf("start rule: %v %v", got, err)
 	}
-	if _, err := r.Parse(ctx, "playtrack", Input{Args: "pause"}); !errors.Is(err, &ParseError{Code: MalformedSyntax}) {
+	if _, err := r.Parse(ctx, "playtrack", Input{Args: "pause"}); !errors.Is(err, &ParseError{Code: codes.MalformedSyntax}) {
 		t.Errorf("pause is not a PlayCommand: %v", err)
 	}
 }
@@ -265,4 +266,18 @@ func dataDir() string {
 		return d
 	}
 	return filepath.Join("..", "..", "shared", "data")
+}
+
+// parseAction parses as the runtime does for a token written as token and
+// resolved to verb: the verbs claiming the token, when several do, are
+// settled by argument shape.
+func parseAction(ctx context.Context, r *Registry, token, verb string, in Input) (string, intent.Intent, error) {
+	if in.Token == "" {
+		in.Token = token
+	}
+	verbs := []string{verb}
+	if cs := r.Claimants(token); len(cs) > 1 {
+		verbs = cs
+	}
+	return r.ParseAction(ctx, verbs, in)
 }

@@ -3,22 +3,8 @@ package verbs
 import (
 	"fmt"
 	"strings"
-)
 
-// Code is a failure code of DIALECT.md §6.
-type Code string
-
-// The failure codes a parse can produce.
-const (
-	MissingArg       Code = "MISSING_ARG"
-	MalformedSyntax  Code = "MALFORMED_SYNTAX"
-	UnknownModifier  Code = "UNKNOWN_MODIFIER"
-	AmbiguousArgs    Code = "AMBIGUOUS_ARGS"
-	InvalidReference Code = "INVALID_REFERENCE"
-	AmbiguousVerb    Code = "AMBIGUOUS_VERB"
-	UnknownVerb      Code = "UNKNOWN_VERB"
-	BannedKey        Code = "BANNED_KEY"
-	InputTooLarge    Code = "INPUT_TOO_LARGE"
+	"github.com/pattern-dialect/dialect/codes"
 )
 
 // ParseError is a typed parse failure. Message is a sentence for the model
@@ -26,7 +12,7 @@ const (
 // been accepted. Pos is the 1-based column (in runes) of the argument text
 // where the problem is, 0 when it concerns the action as a whole.
 type ParseError struct {
-	Code       Code
+	Code       codes.Code
 	Verb       string   // the canonical verb parsed, or "" for AMBIGUOUS_VERB
 	Pos        int      // 1-based column in the arguments, 0 when none
 	Message    string   // natural language, for the model
@@ -34,6 +20,9 @@ type ParseError struct {
 	Suggestion string   // the closest accepted form (UNKNOWN_MODIFIER)
 	Candidates []string // verbs (AMBIGUOUS_VERB) or blocks (AMBIGUOUS_ARGS)
 }
+
+// FailureCode returns e.Code (codes.Coded).
+func (e *ParseError) FailureCode() codes.Code { return e.Code }
 
 func (e *ParseError) Error() string {
 	return string(e.Code) + ": " + e.Message
@@ -46,7 +35,7 @@ func (e *ParseError) Is(target error) bool {
 	return ok && t.Code == e.Code && t.Verb == "" && t.Message == ""
 }
 
-func perr(code Code, verb string, pos int, format string, a ...any) *ParseError {
+func perr(code codes.Code, verb string, pos int, format string, a ...any) *ParseError {
 	return &ParseError{Code: code, Verb: verb, Pos: pos, Message: fmt.Sprintf(format, a...)}
 }
 

@@ -39,12 +39,21 @@ func ExampleRegistry_ParseAction() {
 	if err != nil {
 		panic(err)
 	}
-	verb, in, err := r.ParseAction(context.Background(), "heads up", "notify", verbs.Input{Args: "partner seems stressed"})
+	verb, in, err := r.ParseAction(context.Background(), []string{"notify"}, verbs.Input{Token: "heads up", Args: "partner seems stressed"})
 	if err != nil {
 		panic(err)
 	}
 	inner := in.(intent.Custom).Inner.(intent.Send)
 	fmt.Println(verb, inner.Domain, inner.Target, inner.Content)
+
+	// "remember" is claimed by recall and context: the arguments' shape
+	// settles it.
+	verb, in, err = r.ParseAction(context.Background(), r.Claimants("remember"), verbs.Input{Token: "remember", Args: `human "likes tea" -> "likes coffee"`})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(verb, in.Kind())
 	// Output:
 	// notify agent anchor partner seems stressed
+	// context context
 }

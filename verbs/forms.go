@@ -12,6 +12,7 @@ import (
 
 	"github.com/agnivade/levenshtein"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/grammarbridge"
 	"github.com/pattern-dialect/dialect/intent"
 	"github.com/pattern-dialect/dialect/patch"
@@ -127,7 +128,7 @@ func impliedOp(verb, token string) string {
 }
 
 func missing(p *parser, format string, a ...any) error {
-	return perr(MissingArg, p.verb, 0, "/%s "+format, append([]any{p.verb}, a...)...)
+	return perr(codes.MissingArg, p.verb, 0, "/%s "+format, append([]any{p.verb}, a...)...)
 }
 
 func buildRecall(p *parser, val map[string]any) (intent.Intent, error) {
@@ -162,7 +163,7 @@ func buildRecall(p *parser, val map[string]any) (intent.Intent, error) {
 			return nil, missing(p, "patch needs a unified diff in a fenced block after the action.")
 		}
 		if _, err := patch.Parse(rc.Patch); err != nil {
-			return nil, perr(MalformedSyntax, p.verb, 0, "/%s patch %s: the diff cannot be read: %v", p.verb, rc.Block, err)
+			return nil, perr(codes.MalformedSyntax, p.verb, 0, "/%s patch %s: the diff cannot be read: %v", p.verb, rc.Block, err)
 		}
 		return p.checkBlock(rc, false)
 	case "search":
@@ -207,7 +208,7 @@ func (p *parser) checkBlock(rc intent.Recall, read bool) (intent.Intent, error) 
 	case err != nil:
 		return nil, fmt.Errorf("verbs: matching block %q: %w", rc.Block, err)
 	case len(names) > 1:
-		e := perr(AmbiguousArgs, p.verb, 0, "'%s' matches %s — which one?", rc.Block, orList(names))
+		e := perr(codes.AmbiguousArgs, p.verb, 0, "'%s' matches %s — which one?", rc.Block, orList(names))
 		e.Candidates = names
 		return nil, e
 	case len(names) == 1 && read:
@@ -299,7 +300,7 @@ func (p *parser) unknownDomain() error {
 			}
 		}
 		if best != "" {
-			e := perr(UnknownModifier, p.verb, col(p.args, t.pos), "/%s in %s — did you mean 'in %s'?", p.verb, t.text, best)
+			e := perr(codes.UnknownModifier, p.verb, col(p.args, t.pos), "/%s in %s — did you mean 'in %s'?", p.verb, t.text, best)
 			e.Suggestion = "in " + best
 			return e
 		}
@@ -327,7 +328,7 @@ func (p *parser) searchMod(s *intent.Search, m any) error {
 	}
 	count, err := strconv.Atoi(t.text)
 	if err != nil || count <= 0 || count > 100000 {
-		return perr(MalformedSyntax, p.verb, col(p.args, t.pos), "/%s: %q at column %d is not a number of time units (> 2 weeks)", p.verb, t.text, col(p.args, t.pos))
+		return perr(codes.MalformedSyntax, p.verb, col(p.args, t.pos), "/%s: %q at column %d is not a number of time units (> 2 weeks)", p.verb, t.text, col(p.args, t.pos))
 	}
 	unit := map[string]time.Duration{"m": time.Minute, "h": time.Hour, "d": 24 * time.Hour, "w": 7 * 24 * time.Hour,
 		"mo": 30 * 24 * time.Hour, "y": 365 * 24 * time.Hour}[mm["unit"].(string)]
@@ -423,7 +424,7 @@ func (p *parser) checkDomain(r *Registry, d *string, t *token, known []string) e
 			return nil
 		}
 	}
-	e := perr(UnknownModifier, p.verb, col(p.args, t.pos), "/%s: @%s is not a destination here (%s)", p.verb, *d, "@"+strings.Join(known, ", @"))
+	e := perr(codes.UnknownModifier, p.verb, col(p.args, t.pos), "/%s: @%s is not a destination here (%s)", p.verb, *d, "@"+strings.Join(known, ", @"))
 	if s := closest(low, known, 2); s != "" {
 		e.Suggestion = "@" + s
 		e.Message = fmt.Sprintf("/%s @%s — did you mean '@%s'?", p.verb, *d, s)
@@ -539,7 +540,7 @@ func buildAuthority(op intent.AuthorityOp) func(p *parser, val map[string]any) (
 		case op == intent.Halt && a.Reason == "":
 			return nil, missing(p, `needs a reason: /%s "reason" !`, p.verb)
 		case op == intent.Halt && p.in.Marker != "!":
-			return nil, perr(MalformedSyntax, p.verb, 0, `/%s stops the runtime and must end with the ! marker: /%s "reason" !`, p.verb, p.verb)
+			return nil, perr(codes.MalformedSyntax, p.verb, 0, `/%s stops the runtime and must end with the ! marker: /%s "reason" !`, p.verb, p.verb)
 		case op == intent.Cancel || op == intent.Halt:
 		case a.ID == "":
 			return nil, missing(p, "needs the id of a pending action: %s.", map[intent.AuthorityOp]string{

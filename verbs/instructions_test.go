@@ -54,7 +54,7 @@ func TestExamplesParse(t *testing.T) {
 		for _, ex := range v.Examples {
 			n++
 			token, args, marker := splitExample(r, ex)
-			verb, _, err := r.ParseAction(context.Background(), token, v.Name, Input{Args: args, Marker: marker, Blocks: testBlocks})
+			verb, _, err := parseAction(context.Background(), r, token, v.Name, Input{Args: args, Marker: marker, Blocks: testBlocks})
 			if err != nil || verb != v.Name {
 				t.Errorf("example %q of /%s: parsed as /%s: %v", ex, v.Name, verb, err)
 			}

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/intent"
 )
 
@@ -58,7 +59,7 @@ func lex(verb, args string, syms map[string]bool) ([]token, *ParseError) {
 		if args[i] == '"' {
 			end, body, ok := quoted(args, i)
 			if !ok {
-				return nil, perr(MalformedSyntax, verb, col(args, i), "unterminated quote at column %d", col(args, i))
+				return nil, perr(codes.MalformedSyntax, verb, col(args, i), "unterminated quote at column %d", col(args, i))
 			}
 			toks = append(toks, token{kind: tQuoted, text: args[i:end], body: body, pos: i, end: end})
 			i = end
@@ -74,7 +75,7 @@ func lex(verb, args string, syms map[string]bool) ([]token, *ParseError) {
 				// key="a value": the quoted value belongs to the token.
 				end, _, ok := quoted(args, j)
 				if !ok {
-					return nil, perr(MalformedSyntax, verb, col(args, j), "unterminated quote at column %d", col(args, j))
+					return nil, perr(codes.MalformedSyntax, verb, col(args, j), "unterminated quote at column %d", col(args, j))
 				}
 				j = end
 				continue

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/grammarbridge"
 	"github.com/pattern-dialect/dialect/intent"
 )
@@ -64,16 +65,19 @@ type BlockMatcher interface {
 func (r *Registry) Parse(ctx context.Context, verb string, in Input) (intent.Intent, error) {
 	v := r.by[strings.ToLower(verb)]
 	if v == nil {
-		return nil, &ParseError{Code: UnknownVerb, Message: fmt.Sprintf("/%s is not a verb", verb)}
+		return nil, &ParseError{Code: codes.UnknownVerb, Message: fmt.Sprintf("/%s is not a verb", verb)}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	in = clean(in)
 	if len(in.Args)+len(in.Content) > r.maxInput {
-		return nil, perr(InputTooLarge, v.Name, 0, "/%s: arguments and content are %d bytes; the limit is %d", v.Name, len(in.Args)+len(in.Content), r.maxInput)
+		return nil, perr(codes.InputTooLarge, v.Name, 0, "/%s: arguments and content are %d bytes; the limit is %d", v.Name, len(in.Args)+len(in.Content), r.maxInput)
 	}
-	if v.Custom {
+	switch {
+	case v.def != nil:
+		return r.parseDefined(ctx, v, in)
+	case v.Custom:
 		return r.parseCustom(ctx, v, in)
 	}
 	return r.parseBuiltin(ctx, v, v.Name, in)
@@ -164,7 +168,7 @@ func (p *parser) run(b *builtin) (intent.Intent, error) {
 func (p *parser) noMatch(b *builtin, err error) error {
 	var nm *grammarbridge.NoMatchError
 	if !asNoMatch(err, &nm) {
-		return perr(MalformedSyntax, p.verb, 0, "/%s: the arguments could not be read (%v). Usage: %s", p.verb, err, b.usage(p.verb))
+		return perr(codes.MalformedSyntax, p.verb, 0, "/%s: the arguments could not be read (%v). Usage: %s", p.verb, err, b.usage(p.verb))
 	}
 	// Map the offset in the rendering back to a token and a column: the
 	// word the offset falls in, or the next one when it falls on a space.
@@ -198,11 +202,11 @@ func (p *parser) noMatch(b *builtin, err error) error {
 	exp := describeExpected(expected)
 	if w >= len(p.r.words) || p.wantsMore(b) {
 		// The arguments ran out: something is missing rather than wrong.
-		e := perr(MissingArg, p.verb, 0, "/%s needs more: expected %s after the arguments. Usage: %s", p.verb, orList(exp), b.usage(p.verb))
+		e := perr(codes.MissingArg, p.verb, 0, "/%s needs more: expected %s after the arguments. Usage: %s", p.verb, orList(exp), b.usage(p.verb))
 		e.Expected = exp
 		return e
 	}
-	e := perr(MalformedSyntax, p.verb, max(column, 1), "/%s: at column %d, found %s but expected %s. Usage: %s",
+	e := perr(codes.MalformedSyntax, p.verb, max(column, 1), "/%s: at column %d, found %s but expected %s. Usage: %s",
 		p.verb, max(column, 1), got, orList(exp), b.usage(p.verb))
 	e.Expected = exp
 	return e
@@ -279,7 +283,7 @@ func (p *parser) takeFilters() error {
 			f.Format = t.body
 		case 'r':
 			if !roles[t.body] {
-				e := perr(UnknownModifier, p.verb, col(p.args, t.pos), "/%s: %s is not a role (user, assistant, system, tool)", p.verb, t.text)
+				e := perr(codes.UnknownModifier, p.verb, col(p.args, t.pos), "/%s: %s is not a role (user, assistant, system, tool)", p.verb, t.text)
 				if s := closest(t.body, keys(roles), 2); s != "" {
 					e.Suggestion = "role:" + s
 					e.Message = fmt.Sprintf("/%s %s — did you mean 'role:%s'?", p.verb, t.text, s)
@@ -421,7 +425,7 @@ func bannedKeys(verb, args string, toks []token) error {
 			k, _, found = strings.Cut(t.text, ":")
 		}
 		if found && isBanned(strings.Trim(k, `"'`)) {
-			return perr(BannedKey, verb, col(args, t.pos), "/%s: the key %q is not allowed in arguments (column %d)", verb, k, col(args, t.pos))
+			return perr(codes.BannedKey, verb, col(args, t.pos), "/%s: the key %q is not allowed in arguments (column %d)", verb, k, col(args, t.pos))
 		}
 	}
 	return nil
@@ -449,7 +453,7 @@ func badRefs(verb, args string, toks []token) error {
 		c := col(args, t.pos)
 		switch {
 		case strings.HasPrefix(low, "@last.") || strings.HasPrefix(low, "@[") && !strings.Contains(low, "]") || low == "@[]":
-			e := perr(InvalidReference, verb, c, "%s at column %d is not a reference (@last, @last.message, @last.output, @thread, @parent, @[uri])", t.text, c)
+			e := perr(codes.InvalidReference, verb, c, "%s at column %d is not a reference (@last, @last.message, @last.output, @thread, @parent, @[uri])", t.text, c)
 			if s := closest(low, []string{"@last.message", "@last.output"}, 3); s != "" {
 				e.Suggestion = s
 				e.Message = fmt.Sprintf("%s at column %d is not a reference — did you mean %s?", t.text, c, s)

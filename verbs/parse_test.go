@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/intent"
 )
 
@@ -151,47 +152,47 @@ func TestParseFailures(t *testing.T) {
 	for _, tt := range []struct {
 		name, verb string
 		in         Input
-		code       Code
+		code       codes.Code
 		pos        int
 		msg        string // a substring of the message
 	}{
-		{"fetch without url", "fetch", Input{}, MissingArg, 0, "/fetch needs a URL."},
-		{"fetch not a url", "fetch", Input{Args: "notes"}, MissingArg, 0, "not one"},
-		{"fetch junk after url", "fetch", Input{Args: "https://x.org please"}, MalformedSyntax, 15, "'html'"},
-		{"recall nothing", "recall", Input{}, MissingArg, 0, "block name"},
-		{"recall + nothing", "recall", Input{Args: "+"}, MissingArg, 0, "content to save"},
-		{"recall patch without diff", "recall", Input{Args: "patch log"}, MissingArg, 0, "unified diff"},
-		{"recall patch bad diff", "recall", Input{Args: "patch log", Content: "not a diff", Kind: Fenced}, MalformedSyntax, 0, "diff cannot be read"},
-		{"unterminated quote", "recall", Input{Args: `+ "never closed`}, MalformedSyntax, 3, "unterminated quote at column 3"},
-		{"unterminated after alias op", "recall", Input{Token: "save", Args: `"x`}, MalformedSyntax, 1, "column 1"},
-		{"search misspelled domain", "search", Input{Args: "in archivs"}, UnknownModifier, 4, "did you mean 'in archival'?"},
-		{"search misspelled domain last", "search", Input{Args: "deadlines in conversatons"}, UnknownModifier, 14, "in conversations"},
-		{"search bad role", "search", Input{Args: "x role:asistant"}, UnknownModifier, 3, "role:assistant"},
-		{"search no terms", "search", Input{Args: "everywhere"}, MissingArg, 0, "needs terms"},
-		{"search bad count", "search", Input{Args: "x > many weeks"}, MalformedSyntax, 5, "not a number"},
-		{"send without domain", "send", Input{Args: "hello there"}, MalformedSyntax, 1, "an @name"},
-		{"send misspelled domain", "send", Input{Args: "@usr hi"}, UnknownModifier, 1, "did you mean '@user'?"},
-		{"send without message", "send", Input{Args: "@user"}, MissingArg, 0, "needs a message"},
-		{"post without platform", "post", Input{Args: "hello"}, MalformedSyntax, 1, "an @name"},
-		{"post to user", "post", Input{Args: "@user hi"}, UnknownModifier, 1, "not a destination"},
-		{"tell nobody", "tell", Input{}, MissingArg, 0, "needs an agent"},
-		{"context bad shape", "context", Input{Args: "human likes tea"}, MalformedSyntax, 13, "expected '->'"}, // the furthest point: "human likes" read as the block
-		{"context nothing", "context", Input{}, MissingArg, 0, "needs a block"},
-		{"context no content", "context", Input{Args: "human"}, MissingArg, 0, "content to add"},
-		{"context swap without label", "context", Input{Args: "swap persona"}, MissingArg, 0, "expected"},
-		{"approve no id", "approve", Input{}, MissingArg, 0, "/approve 12"},
-		{"approve bad modifier", "approve", Input{Args: "12 maybe"}, MalformedSyntax, 4, "'always'"},
-		{"escalate no reason", "escalate", Input{Args: "12"}, MissingArg, 0, "reason"},
-		{"halt without marker", "halt", Input{Args: `"loop"`}, MalformedSyntax, 0, "! marker"},
-		{"halt without reason", "halt", Input{Marker: "!"}, MissingArg, 0, "reason"},
-		{"ambiguous block", "recall", Input{Args: "delete notes"}, AmbiguousArgs, 0, "'notes' matches meeting_notes or project_notes — which one?"},
-		{"banned key", "recall", Input{Args: "+ __proto__=x"}, BannedKey, 3, "__proto__"},
-		{"banned key colon", "send", Input{Args: "@user constructor:1"}, BannedKey, 7, "constructor"},
-		{"too large", "web", Input{Args: strings.Repeat("a", MaxInput+1)}, InputTooLarge, 0, "limit"},
-		{"web empty", "web", Input{}, MissingArg, 0, "needs a query"},
-		{"misspelled reference", "recall", Input{Args: "+ see @last.outptu"}, InvalidReference, 7, "did you mean @last.output?"},
-		{"unclosed uri reference", "send", Input{Args: "@user @[doc://x"}, InvalidReference, 7, "not a reference"},
-		{"calc empty", "calc", Input{}, MissingArg, 0, "needs an expression"},
+		{"fetch without url", "fetch", Input{}, codes.MissingArg, 0, "/fetch needs a URL."},
+		{"fetch not a url", "fetch", Input{Args: "notes"}, codes.MissingArg, 0, "not one"},
+		{"fetch junk after url", "fetch", Input{Args: "https://x.org please"}, codes.MalformedSyntax, 15, "'html'"},
+		{"recall nothing", "recall", Input{}, codes.MissingArg, 0, "block name"},
+		{"recall + nothing", "recall", Input{Args: "+"}, codes.MissingArg, 0, "content to save"},
+		{"recall patch without diff", "recall", Input{Args: "patch log"}, codes.MissingArg, 0, "unified diff"},
+		{"recall patch bad diff", "recall", Input{Args: "patch log", Content: "not a diff", Kind: Fenced}, codes.MalformedSyntax, 0, "diff cannot be read"},
+		{"unterminated quote", "recall", Input{Args: `+ "never closed`}, codes.MalformedSyntax, 3, "unterminated quote at column 3"},
+		{"unterminated after alias op", "recall", Input{Token: "save", Args: `"x`}, codes.MalformedSyntax, 1, "column 1"},
+		{"search misspelled domain", "search", Input{Args: "in archivs"}, codes.UnknownModifier, 4, "did you mean 'in archival'?"},
+		{"search misspelled domain last", "search", Input{Args: "deadlines in conversatons"}, codes.UnknownModifier, 14, "in conversations"},
+		{"search bad role", "search", Input{Args: "x role:asistant"}, codes.UnknownModifier, 3, "role:assistant"},
+		{"search no terms", "search", Input{Args: "everywhere"}, codes.MissingArg, 0, "needs terms"},
+		{"search bad count", "search", Input{Args: "x > many weeks"}, codes.MalformedSyntax, 5, "not a number"},
+		{"send without domain", "send", Input{Args: "hello there"}, codes.MalformedSyntax, 1, "an @name"},
+		{"send misspelled domain", "send", Input{Args: "@usr hi"}, codes.UnknownModifier, 1, "did you mean '@user'?"},
+		{"send without message", "send", Input{Args: "@user"}, codes.MissingArg, 0, "needs a message"},
+		{"post without platform", "post", Input{Args: "hello"}, codes.MalformedSyntax, 1, "an @name"},
+		{"post to user", "post", Input{Args: "@user hi"}, codes.UnknownModifier, 1, "not a destination"},
+		{"tell nobody", "tell", Input{}, codes.MissingArg, 0, "needs an agent"},
+		{"context bad shape", "context", Input{Args: "human likes tea"}, codes.MalformedSyntax, 13, "expected '->'"}, // the furthest point: "human likes" read as the block
+		{"context nothing", "context", Input{}, codes.MissingArg, 0, "needs a block"},
+		{"context no content", "context", Input{Args: "human"}, codes.MissingArg, 0, "content to add"},
+		{"context swap without label", "context", Input{Args: "swap persona"}, codes.MissingArg, 0, "expected"},
+		{"approve no id", "approve", Input{}, codes.MissingArg, 0, "/approve 12"},
+		{"approve bad modifier", "approve", Input{Args: "12 maybe"}, codes.MalformedSyntax, 4, "'always'"},
+		{"escalate no reason", "escalate", Input{Args: "12"}, codes.MissingArg, 0, "reason"},
+		{"halt without marker", "halt", Input{Args: `"loop"`}, codes.MalformedSyntax, 0, "! marker"},
+		{"halt without reason", "halt", Input{Marker: "!"}, codes.MissingArg, 0, "reason"},
+		{"ambiguous block", "recall", Input{Args: "delete notes"}, codes.AmbiguousArgs, 0, "'notes' matches meeting_notes or project_notes — which one?"},
+		{"banned key", "recall", Input{Args: "+ __proto__=x"}, codes.BannedKey, 3, "__proto__"},
+		{"banned key colon", "send", Input{Args: "@user constructor:1"}, codes.BannedKey, 7, "constructor"},
+		{"too large", "web", Input{Args: strings.Repeat("a", MaxInput+1)}, codes.InputTooLarge, 0, "limit"},
+		{"web empty", "web", Input{}, codes.MissingArg, 0, "needs a query"},
+		{"misspelled reference", "recall", Input{Args: "+ see @last.outptu"}, codes.InvalidReference, 7, "did you mean @last.output?"},
+		{"unclosed uri reference", "send", Input{Args: "@user @[doc://x"}, codes.InvalidReference, 7, "not a reference"},
+		{"calc empty", "calc", Input{}, codes.MissingArg, 0, "needs an expression"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.in.Blocks = testBlocks
@@ -213,7 +214,7 @@ func TestParseFailures(t *testing.T) {
 func TestParseUnknownVerb(t *testing.T) {
 	r := mustRegistry(t, nil, nil)
 	_, err := r.Parse(context.Background(), "teleport", Input{Args: "x"})
-	if !errors.Is(err, &ParseError{Code: UnknownVerb}) {
+	if !errors.Is(err, &ParseError{Code: codes.UnknownVerb}) {
 		t.Errorf("got %v", err)
 	}
 }

@@ -29,7 +29,8 @@ type Verb struct {
 	// failure messages.
 	Form string
 
-	grammar *grammarbridge.Grammar // a custom verb's compiled Grammar
+	grammar *grammarbridge.Grammar // a custom or Go verb's compiled grammar
+	def     *Definition            // a Go verb's definition, nil for others
 }
 
 // Target is a delivery target named in configuration.
@@ -89,8 +90,11 @@ type Options struct {
 	// MaxInput bounds one action's arguments plus content, in bytes;
 	// 0 means MaxInput (64 KiB).
 	MaxInput int
-	// Executors carry out intents, keyed by verb name or tool name.
+	// Executors carry out calls, keyed by what they run (Call.Runs): a
+	// built-in verb's name or a configured tool's.
 	Executors map[string]Executor
+	// Verbs are verbs a Go program defines, each with its executor.
+	Verbs []Definition
 }
 
 // Registry is the vocabulary in force: the built-in verbs, extended and
@@ -103,6 +107,8 @@ type Registry struct {
 	domains  []string            // send domains
 	maxInput int
 	opts     Options
+
+	executors map[string]Executor // by Call.Runs
 }
 
 // authorityVerbs need an authority role (DIALECT.md §5).
@@ -120,7 +126,10 @@ func NewRegistry(exts []Extension, tools []string) (*Registry, error) {
 // compiling every custom verb's grammar. A problem with an extension is a
 // *ConfigError naming its key.
 func NewRegistryWith(exts []Extension, opts Options) (*Registry, error) {
-	r := &Registry{by: map[string]*Verb{}, opts: opts, maxInput: opts.MaxInput}
+	r := &Registry{by: map[string]*Verb{}, opts: opts, maxInput: opts.MaxInput, executors: map[string]Executor{}}
+	for k, ex := range opts.Executors {
+		r.executors[k] = ex
+	}
 	if r.maxInput <= 0 {
 		r.maxInput = MaxInput
 	}
@@ -134,6 +143,11 @@ func NewRegistryWith(exts []Extension, opts Options) (*Registry, error) {
 		v := &Verb{Spec: s, Authority: authorityVerbs[s.Name], Examples: builtinExamples[s.Name], Form: b[s.Name].usage(s.Name)}
 		r.verbs = append(r.verbs, v)
 		r.by[s.Name] = v
+	}
+	for _, d := range opts.Verbs {
+		if err := r.define(d); err != nil {
+			return nil, err
+		}
 	}
 	exts = slices.Clone(exts)
 	slices.SortFunc(exts, func(a, b Extension) int { return strings.Compare(a.Name, b.Name) })
@@ -157,6 +171,9 @@ func (r *Registry) apply(e Extension, tools []string) error {
 		}
 	}
 	if v, ok := r.by[name]; ok && !v.Custom {
+		if v.def != nil && (e.Grammar != nil || e.Template != "") {
+			return &ConfigError{"dialect.verbs." + e.Name, "a verb defined by the program can only be given extra_aliases, description, examples, requires_permission and priority"}
+		}
 		switch {
 		case len(e.Aliases) > 0:
 			return &ConfigError{key("aliases"), "a built-in verb takes extra_aliases, not aliases"}
@@ -179,7 +196,7 @@ func (r *Registry) apply(e Extension, tools []string) error {
 		return &ConfigError{key("maps_to"), "a custom verb needs maps_to: a built-in verb or a configured tool"}
 	}
 	target, builtin := r.by[strings.ToLower(e.MapsTo)]
-	if builtin && target.Custom {
+	if builtin && (target.Custom || target.def != nil) {
 		return &ConfigError{key("maps_to"), fmt.Sprintf("%q is itself a custom verb; map to a built-in verb or a tool", e.MapsTo)}
 	}
 	if !builtin && !slices.Contains(tools, e.MapsTo) {

@@ -5,20 +5,23 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/intent"
 )
 
-// ParseAction parses an action whose verb token was written as token and
-// resolved to verb. When token is an alias several verbs claim (remember:
-// recall and context), the conflict is settled here by Settle rather than
-// by the resolver, so that argument shape comes before priority.
-func (r *Registry) ParseAction(ctx context.Context, token, verb string, in Input) (string, intent.Intent, error) {
-	if in.Token == "" {
-		in.Token = token
+// ParseAction parses an action whose verb token resolved to the verbs
+// given: one verb, or the verbs that claim the alias it names (remember:
+// recall and context), which Settle decides between by argument shape,
+// then priority. It returns the verb the action is.
+func (r *Registry) ParseAction(ctx context.Context, verbs []string, in Input) (string, intent.Intent, error) {
+	switch len(verbs) {
+	case 0:
+		return "", nil, perr(codes.UnknownVerb, "", 0, "/%s is not a verb", in.Token)
+	case 1:
+	default:
+		return r.Settle(ctx, verbs, in)
 	}
-	if cs := r.Claimants(token); len(cs) > 1 {
-		return r.Settle(ctx, cs, in)
-	}
+	verb := verbs[0]
 	out, err := r.Parse(ctx, verb, in)
 	if _, isRecall := out.(intent.Recall); isRecall && verb == "fetch" {
 		verb = "recall" // /get NAME reads memory
@@ -123,6 +126,6 @@ func (r *Registry) Settle(ctx context.Context, verbs []string, in Input) (string
 	for i, n := range names {
 		slashed[i] = "/" + n
 	}
-	return "", nil, &ParseError{Code: AmbiguousVerb, Candidates: names,
+	return "", nil, &ParseError{Code: codes.AmbiguousVerb, Candidates: names,
 		Message: fmt.Sprintf("I couldn't tell if you meant %s — which one?", orList(slashed))}
 }

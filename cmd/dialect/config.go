@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/pattern-dialect/dialect"
@@ -12,38 +11,32 @@ import (
 func init() {
 	register(&command{
 		name:  "config",
-		usage: "[--config FILE] check|show|path",
+		usage: "check|show|path [--config F]",
 		short: "check, show or locate the configuration in force",
 		run:   runConfig,
 	})
 }
 
-// loadConfig finds the configuration by the documented lookup order; a
-// broken file is a usage error (exit 2).
-func loadConfig(explicit string) (*dialect.Config, error) {
-	cfg, err := dialect.LoadConfig(dialect.DefaultLookup(explicit))
-	if err != nil {
-		return nil, usageErr{err}
-	}
-	return cfg, nil
-}
-
 func runConfig(ctx context.Context, sio *stdio, args []string) error {
-	fs := flag.NewFlagSet("config", flag.ContinueOnError)
-	fs.SetOutput(sio.err)
-	path := fs.String("config", "", "configuration file (default: lookup order)")
-	if err := fs.Parse(args); err != nil {
-		return usageErr{err}
-	}
-	if fs.NArg() != 1 {
-		return usageError("want one of check, show, path")
-	}
-	cfg, err := loadConfig(*path)
+	f := newFlags(commands["config"], sio).state()
+	pos, err := f.parse(args, 1, 1)
 	if err != nil {
 		return err
 	}
-	switch fs.Arg(0) {
+	cfg, err := f.loadConfig()
+	if err != nil {
+		return err
+	}
+	switch pos[0] {
 	case "check":
+		// Every check dialect run makes: the runtime is built as run
+		// builds it (verbs, grammars, executors, tools), without opening
+		// the store.
+		rt, err := dialect.Open(ctx, cfg)
+		if err != nil {
+			return usageErr{err}
+		}
+		rt.Close()
 		fmt.Fprintf(sio.out, "%s: ok\n", cfg.Source)
 	case "path":
 		fmt.Fprintln(sio.out, cfg.Source)
@@ -54,7 +47,7 @@ func runConfig(ctx context.Context, sio *stdio, args []string) error {
 		}
 		fmt.Fprintf(sio.out, "# in force, from %s\n%s", cfg.Source, b)
 	default:
-		return usageError("unknown config action %q", fs.Arg(0))
+		return usageError("unknown config action %q: want check, show or path", pos[0])
 	}
 	return nil
 }

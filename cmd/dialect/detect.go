@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -17,7 +16,7 @@ import (
 func init() {
 	register(&command{
 		name:  "detect",
-		usage: "[--json] [--jsonl] [--chunk N] < message",
+		usage: "[--json] [--jsonl] [--chunk N] [--config F] < message",
 		short: "find the actions in a message and say which would execute",
 		run:   runDetect,
 	})
@@ -47,53 +46,32 @@ type detectOutput struct {
 	Chain      string          `json:"chain"`
 }
 
-// tierOf says how a resolved action's verb token matched: the resolver's
-// tier ("exact", "case", "morph", ...), or "" when unresolved.
-func tierOf(rt *dialect.Runtime, a *detect.Action) string {
-	if a.Verb == "" {
-		return ""
-	}
-	res := rt.Resolver().Resolve(a.Token)
-	if !res.OK() && len(res.Candidates) > 0 {
-		// An alias several verbs claim: the tier that found the claimants.
-		return res.Candidates[0].Tier.String()
-	}
-	return res.Tier.String()
-}
-
 func runDetect(ctx context.Context, sio *stdio, args []string) error {
-	fs := flag.NewFlagSet("detect", flag.ContinueOnError)
-	fs.SetOutput(sio.err)
-	asJSON := fs.Bool("json", false, "print one JSON object per detected action")
-	jsonl := fs.Bool("jsonl", false, `read JSON Lines {"id":..., "text":...} and add "id" to each action (implies --json)`)
-	chunk := fs.Int("chunk", 0, "feed the scanner N bytes at a time, as a stream would (0: the whole message)")
-	config := fs.String("config", "", "configuration file (default: lookup order)")
-	if err := fs.Parse(args); err != nil {
-		return usageError("%v", err)
-	}
-	if fs.NArg() > 0 {
-		return usageError("unexpected argument %q (the message is read from stdin)", fs.Arg(0))
+	f := newFlags(commands["detect"], sio).state()
+	asJSON := f.Bool("json", false, "print one JSON object per detected action")
+	jsonl := f.Bool("jsonl", false, `read JSON Lines {"id":..., "text":...} and add "id" to each action (implies --json)`)
+	chunk := f.Int("chunk", 0, "feed the scanner N bytes at a time, as a stream would (0: the whole message)")
+	if _, err := f.parse(args, 0, 0); err != nil {
+		return err
 	}
 	if *chunk < 0 {
 		return usageError("--chunk must be 0 or more, not %d", *chunk)
 	}
-	cfg, err := loadConfig(*config)
+	rt, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
-	rt, err := dialect.New(cfg)
-	if err != nil {
-		return usageErr{err}
-	}
-	sc := rt.NewScanner()
+	defer rt.Close()
+	d := rt.NewDetector()
 	out := bufio.NewWriter(sio.out)
 	defer out.Flush()
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 
 	if !*jsonl {
-		// Stream stdin into the scanner, N bytes per Write (64 KiB when N
-		// is 0): memory stays bounded by the longest line, not the input.
+		// Stream stdin into the detector, N bytes per Write (64 KiB when
+		// N is 0): memory stays bounded by the longest line, not the
+		// input.
 		buf := make([]byte, *chunk)
 		if *chunk == 0 {
 			buf = make([]byte, 64<<10)
@@ -103,7 +81,7 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 				return err
 			}
 			n, err := io.ReadFull(sio.in, buf)
-			sc.Write(buf[:n])
+			d.Write(buf[:n])
 			if err == io.EOF || err == io.ErrUnexpectedEOF {
 				break
 			}
@@ -111,12 +89,11 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 				return fmt.Errorf("reading stdin: %w", err)
 			}
 		}
-		sc.Close()
-		actions := sc.Actions()
+		results := d.Close()
 		if *asJSON {
-			return encodeActions(enc, rt, nil, actions)
+			return encodeActions(enc, nil, results)
 		}
-		printActions(out, rt, actions)
+		printActions(out, results)
 		return nil
 	}
 
@@ -137,8 +114,8 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 			if rec.Text == nil {
 				return fmt.Errorf("stdin line %d: no \"text\" field", lineNo)
 			}
-			sc.Reset()
-			if eerr := encodeActions(enc, rt, rec.ID, scanChunked(sc, []byte(*rec.Text), *chunk)); eerr != nil {
+			d.Reset()
+			if eerr := encodeActions(enc, rec.ID, detectChunked(d, []byte(*rec.Text), *chunk)); eerr != nil {
 				return eerr
 			}
 		}
@@ -151,29 +128,28 @@ func runDetect(ctx context.Context, sio *stdio, args []string) error {
 	}
 }
 
-// scanChunked feeds msg to sc n bytes at a time (all at once for n = 0).
-func scanChunked(sc *detect.Scanner, msg []byte, n int) []detect.Action {
+// detectChunked feeds msg to d n bytes at a time (all at once for n = 0).
+func detectChunked(d *dialect.Detector, msg []byte, n int) []dialect.Result {
 	if n <= 0 {
 		n = len(msg) + 1
 	}
 	for i := 0; i < len(msg); i += n {
-		sc.Write(msg[i:min(i+n, len(msg))])
+		d.Write(msg[i:min(i+n, len(msg))])
 	}
-	sc.Close()
-	return sc.Actions()
+	return d.Close()
 }
 
-func encodeActions(enc *json.Encoder, rt *dialect.Runtime, id json.RawMessage, actions []detect.Action) error {
-	for i := range actions {
-		a := &actions[i]
+func encodeActions(enc *json.Encoder, id json.RawMessage, results []dialect.Result) error {
+	for _, r := range results {
+		a := &r.Action
 		o := detectOutput{
-			ID: id, Token: a.Token, Line: a.Span.Line, Col: a.Span.Col, Start: a.Span.Start, End: a.Span.End,
-			Executable: a.Executable, Reason: a.ReasonText(), Code: a.Reason.Code(),
-			Do: a.Do, Trailing: a.Trailing, Inline: a.Inline, Tier: tierOf(rt, a),
+			ID: id, Token: r.Token, Line: a.Span.Line, Col: a.Span.Col, Start: a.Span.Start, End: a.Span.End,
+			Executable: a.Executable, Reason: r.Reason, Code: string(r.Code),
+			Do: a.Do, Trailing: a.Trailing, Inline: a.Inline, Tier: r.Tier,
 			Args: a.Args, Content: a.Content, Kind: a.Kind.String(), Marker: a.Marker, Chain: a.Chain,
 		}
-		if a.Verb != "" {
-			verb := a.Verb
+		if r.Verb != "" {
+			verb := r.Verb
 			o.Verb = &verb
 		}
 		if err := enc.Encode(o); err != nil {
@@ -184,20 +160,20 @@ func encodeActions(enc *json.Encoder, rt *dialect.Runtime, id json.RawMessage, a
 }
 
 // printActions writes the human form: one line per action.
-func printActions(w io.Writer, rt *dialect.Runtime, actions []detect.Action) {
-	if len(actions) == 0 {
+func printActions(w io.Writer, results []dialect.Result) {
+	if len(results) == 0 {
 		fmt.Fprintln(w, "no actions")
 		return
 	}
-	for i := range actions {
-		a := &actions[i]
-		verb := a.Verb
+	for _, r := range results {
+		a := &r.Action
+		verb := r.Verb
 		if verb == "" {
 			verb = "?"
 		}
 		status := "execute"
 		if !a.Executable {
-			status = "skip: " + a.ReasonText()
+			status = "skip: " + r.Reason
 		}
 		var flags []string
 		if a.Do {
@@ -219,6 +195,6 @@ func printActions(w io.Writer, rt *dialect.Runtime, actions []detect.Action) {
 		if len(flags) > 0 {
 			extra = " [" + strings.Join(flags, "; ") + "]"
 		}
-		fmt.Fprintf(w, "%d:%d /%s → %s  %s%s  %q\n", a.Span.Line, a.Span.Col, a.Token, verb, status, extra, a.Args)
+		fmt.Fprintln(w, safeText(fmt.Sprintf("%d:%d /%s → %s  %s%s  %q", a.Span.Line, a.Span.Col, r.Token, verb, status, extra, a.Args)))
 	}
 }

@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"strings"
 
+	"github.com/pattern-dialect/dialect/codes"
+	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/intent"
-	"github.com/pattern-dialect/dialect/internal/executor"
 )
 
 func init() {
@@ -29,31 +29,20 @@ type execOutput struct {
 }
 
 func runExec(ctx context.Context, sio *stdio, args []string) error {
-	if len(args) == 0 {
-		return usageError("exec needs calc or fetch")
+	f := newFlags(commands["exec"], sio)
+	asJSON := f.Bool("json", false, "print {text, data, code, message} as JSON")
+	format := f.String("format", "text", "fetch: text (readable markdown) or html")
+	offset := f.Int("offset", 0, "fetch: start at this byte of the text (what /fetch continue does)")
+	chunk := f.Int("chunk", 0, "fetch: bytes of text to print (default 16384)")
+	allowPrivate := f.Bool("allow-private", false, "fetch: allow loopback and private addresses")
+	pos, err := f.parse(args, 1, -1)
+	if err != nil {
+		return err
 	}
-	fs := flag.NewFlagSet("exec "+args[0], flag.ContinueOnError)
-	fs.SetOutput(sio.err)
-	asJSON := fs.Bool("json", false, "print {text, data, code, message} as JSON")
-	format := fs.String("format", "text", "fetch: text (readable markdown) or html")
-	offset := fs.Int("offset", 0, "fetch: start at this byte of the text (what /fetch continue does)")
-	chunk := fs.Int("chunk", 0, "fetch: bytes of text to print (default 16384)")
-	allowPrivate := fs.Bool("allow-private", false, "fetch: allow loopback and private addresses")
-	var rest []string
-	for tail := args[1:]; ; {
-		if err := fs.Parse(tail); err != nil {
-			return usageError("%v", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		rest = append(rest, fs.Arg(0))
-		tail = fs.Args()[1:]
-	}
+	sub, rest := pos[0], pos[1:]
 
 	var res executor.Result
-	var err error
-	switch args[0] {
+	switch sub {
 	case "calc":
 		if len(rest) == 0 {
 			return usageError("exec calc needs an expression")
@@ -72,13 +61,13 @@ func runExec(ctx context.Context, sio *stdio, args []string) error {
 		}
 		res, err = f.Fetch(ctx, in, prev)
 	default:
-		return usageError("exec runs calc or fetch, not %q", args[0])
+		return usageError("exec runs calc or fetch, not %q", sub)
 	}
 
 	if *asJSON {
 		out := execOutput{Text: res.Text, Data: res.Data}
 		if err != nil {
-			out.Code, out.Message = executor.CodeOf(err), err.Error()
+			out.Code, out.Message = string(codes.Of(err)), err.Error()
 		}
 		b, jerr := json.Marshal(out)
 		if jerr != nil {
@@ -91,7 +80,7 @@ func runExec(ctx context.Context, sio *stdio, args []string) error {
 		return nil
 	}
 	if err != nil {
-		if code := executor.CodeOf(err); code != "" {
+		if code := codes.Of(err); code != "" {
 			return fmt.Errorf("%s: %w", code, err)
 		}
 		return err

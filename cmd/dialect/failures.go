@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,13 +10,14 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/failures"
 )
 
 func init() {
 	register(&command{
 		name:  "failures",
-		usage: "[--since 7d] [--until T] [--code C] [--model M] [--agent A] [--session S] [--verb V] [--token T] [--limit N] [--json] [--db PATH] | prune --older-than 90d [--dry-run] [--db PATH]",
+		usage: "[list] [--since 7d] [--until T] [--code C] [--model M] [--agent A] [--session S] [--verb V] [--token T] [--limit N] [--json] [--db PATH]\nprune --older-than 90d [--dry-run] [--db PATH]",
 		short: "list and filter the failure log, or prune old rows",
 		run:   runFailures,
 	})
@@ -30,8 +30,7 @@ func runFailures(ctx context.Context, sio *stdio, args []string) error {
 	if len(args) > 0 && args[0] == "list" {
 		args = args[1:]
 	}
-	fl := flag.NewFlagSet("failures", flag.ContinueOnError)
-	fl.SetOutput(sio.err)
+	fl := newFlags(commands["failures"], sio).state()
 	since := fl.String("since", "", "only rows since: an age (7d, 12h) or a date")
 	until := fl.String("until", "", "only rows before: an age or a date")
 	code := fl.String("code", "", "failure code, e.g. UNKNOWN_VERB")
@@ -43,15 +42,14 @@ func runFailures(ctx context.Context, sio *stdio, args []string) error {
 	limit := fl.Int("limit", 50, "at most this many rows, newest first (0: all)")
 	oldest := fl.Bool("oldest", false, "oldest first")
 	asJSON := fl.Bool("json", false, "one JSON object per row, one per line")
-	dbPath := fl.String("db", "", "database file (default $DIALECT_DB, else ~/.local/state/dialect/dialect.db)")
-	if help, err := parseFlags(fl, args); help || err != nil {
+	if _, err := fl.parse(args, 0, 0); err != nil {
 		return err
 	}
 	if *limit < 0 {
 		return usageError("--limit must be ≥ 0")
 	}
 	now := time.Now()
-	f := failures.Filter{Code: failures.Code(strings.ToUpper(*code)), Model: *model, Agent: *agent,
+	f := failures.Filter{Code: codes.Code(strings.ToUpper(*code)), Model: *model, Agent: *agent,
 		Session: *session, Verb: *verb, Subject: *token, Limit: *limit, Oldest: *oldest}
 	var err error
 	if *since != "" {
@@ -64,11 +62,15 @@ func runFailures(ctx context.Context, sio *stdio, args []string) error {
 			return usageError("--until: %v", err)
 		}
 	}
-	log, err := openLog(ctx, *dbPath)
+	rt, err := fl.open(ctx)
 	if err != nil {
 		return err
 	}
-	defer log.Close()
+	defer rt.Close()
+	log, err := rt.Failures(ctx)
+	if err != nil {
+		return err
+	}
 
 	enc := json.NewEncoder(sio.out)
 	n := 0
@@ -93,9 +95,9 @@ func runFailures(ctx context.Context, sio *stdio, args []string) error {
 func writeFailureLine(w io.Writer, r failures.Failure) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %-18s %-14s %-10s %s", r.Time.Format("2006-01-02 15:04:05"), r.Code,
-		printable(orDash(r.Model)), printable(orDash(r.Agent)), printable(clipText(r.Raw, 80)))
+		oneLine(orDash(r.Model)), oneLine(orDash(r.Agent)), oneLine(clipText(r.Raw, 80)))
 	if r.Context != "" {
-		fmt.Fprintf(&b, "   ← %s", printable(clipText(r.Context, 60)))
+		fmt.Fprintf(&b, "   ← %s", oneLine(clipText(r.Context, 60)))
 	}
 	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
@@ -117,30 +119,11 @@ func clipText(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// printable escapes control and terminal escape characters so that text
-// from the log cannot drive the terminal.
-func printable(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\r' || r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
 func runFailuresPrune(ctx context.Context, sio *stdio, args []string) error {
-	fl := flag.NewFlagSet("failures prune", flag.ContinueOnError)
-	fl.SetOutput(sio.err)
-	older := fl.String("older-than", "", "delete rows older than this age (90d, 12w) or date (required)")
-	dry := fl.Bool("dry-run", false, "only count the rows that would be deleted")
-	dbPath := fl.String("db", "", "database file (default $DIALECT_DB, else ~/.local/state/dialect/dialect.db)")
-	if help, err := parseFlags(fl, args); help || err != nil {
+	fl := newFlags(commands["failures"], sio).state()
+	older := fl.String("older-than", "", "prune: delete rows older than this age (90d, 12w) or date (required)")
+	dry := fl.Bool("dry-run", false, "prune: only count the rows that would be deleted")
+	if _, err := fl.parse(args, 0, 0); err != nil {
 		return err
 	}
 	if *older == "" {
@@ -150,11 +133,15 @@ func runFailuresPrune(ctx context.Context, sio *stdio, args []string) error {
 	if err != nil {
 		return usageError("--older-than: %v", err)
 	}
-	log, err := openLog(ctx, *dbPath)
+	rt, err := fl.open(ctx)
 	if err != nil {
 		return err
 	}
-	defer log.Close()
+	defer rt.Close()
+	log, err := rt.Failures(ctx)
+	if err != nil {
+		return err
+	}
 	if *dry {
 		n, err := log.Count(ctx, failures.Filter{Until: before})
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -17,15 +16,16 @@ import (
 func init() {
 	register(&command{
 		name:  "grammar",
-		usage: "check FILE.agr | match FILE.agr [--json] [--compat typeagent] [--work-limit N]",
+		usage: "check FILE.agr\nmatch FILE.agr [--json] [--compat typeagent] [--work-limit N] < inputs",
 		short: "check an .agr grammar, or match stdin lines against it",
 		run:   runGrammar,
 	})
 }
 
 func runGrammar(ctx context.Context, sio *stdio, args []string) error {
-	if len(args) == 0 {
-		return usageError("want check or match")
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		_, err := newFlags(commands["grammar"], sio).parse(args, 1, -1)
+		return err
 	}
 	switch args[0] {
 	case "check":
@@ -36,31 +36,10 @@ func runGrammar(ctx context.Context, sio *stdio, args []string) error {
 	return usageError("unknown grammar action %q: want check or match", args[0])
 }
 
-// parseInterspersed parses flags that may come before or after the
-// positional arguments, and returns the positionals.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, usageErr{err}
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
-
 func runGrammarCheck(sio *stdio, args []string) error {
-	fs := flag.NewFlagSet("grammar check", flag.ContinueOnError)
-	fs.SetOutput(sio.err)
-	pos, err := parseInterspersed(fs, args)
+	pos, err := newFlags(commands["grammar"], sio).parse(args, 1, 1)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usageError("want one grammar file")
 	}
 	if _, err := grammarbridge.Compile(grammarbridge.OSLoader{}, pos[0], grammarbridge.Options{}); err != nil {
 		printGrammarErrors(sio.err, err)
@@ -126,17 +105,13 @@ type grammarMatchLine struct {
 }
 
 func runGrammarMatch(ctx context.Context, sio *stdio, args []string) error {
-	fs := flag.NewFlagSet("grammar match", flag.ContinueOnError)
-	fs.SetOutput(sio.err)
+	fs := newFlags(commands["grammar"], sio)
 	asJSON := fs.Bool("json", false, "print one JSON object per input line")
 	compat := fs.String("compat", "", "reproduce another matcher exactly: typeagent")
 	limit := fs.Int("work-limit", 0, "matcher steps allowed per input (0: the default)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := fs.parse(args, 1, 1)
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		return usageError("want one grammar file")
 	}
 	// The default reads a grammar as its author means it; --compat
 	// typeagent leaves the deviations off (docs/grammar.md).

@@ -4,17 +4,21 @@
 //
 // Each subcommand lives in a file of its own and registers itself with
 // register; main only dispatches and turns errors into exit codes
-// (0 ok, 1 a failure of the work, 2 bad usage or configuration).
+// (0 ok, 1 a failure of the work, 2 bad usage or configuration, 3 halted).
+// Every command parses its flags with one helper (flags.go): flags may come
+// before or after arguments, -h and --help print the usage to stdout, and
+// --config and --db mean the same everywhere. The commands call the
+// runtime's pipeline and format what it decided; they decide nothing.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -22,7 +26,7 @@ import (
 // command is one subcommand of the CLI.
 type command struct {
 	name  string // the word after "dialect"
-	usage string // one line: arguments and flags
+	usage string // arguments and flags, one line per form
 	short string // one sentence for the command list
 	run   func(ctx context.Context, sio *stdio, args []string) error
 }
@@ -48,6 +52,10 @@ func register(c *command) {
 	commands[c.name] = c
 }
 
+func init() {
+	register(&command{name: "version", usage: "", short: "print the version of this build", run: runVersion})
+}
+
 // usageErr marks an error as bad usage or configuration (exit status 2).
 type usageErr struct{ err error }
 
@@ -59,29 +67,18 @@ func usageError(format string, a ...any) error {
 	return usageErr{fmt.Errorf(format, a...)}
 }
 
-// parseFlags parses args with fl and refuses positional arguments. help is
-// true after -h, when the flag package has printed the usage and the
-// command has nothing more to do.
-func parseFlags(fl *flag.FlagSet, args []string) (help bool, err error) {
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return true, nil
-		}
-		return false, usageError("%v", err)
-	}
-	if fl.NArg() > 0 {
-		return false, usageError("unexpected argument %q", fl.Arg(0))
-	}
-	return false, nil
-}
+// exitStatus is returned by a command that has already printed what it had
+// to say and needs a specific exit status.
+type exitStatus int
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
 
 // exitCode maps an error returned by a command to the process exit status.
-// A command that must exit with a specific status returns an exitStatus.
 func exitCode(err error) int {
 	var st exitStatus
 	var ue usageErr
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, errHelp):
 		return 0
 	case errors.As(err, &st):
 		return int(st)
@@ -92,12 +89,6 @@ func exitCode(err error) int {
 	}
 }
 
-// exitStatus is returned by a command that has already printed what it had
-// to say and needs a specific exit status.
-type exitStatus int
-
-func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := runMain(ctx, &stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, os.Args[1:])
@@ -107,12 +98,22 @@ func main() {
 
 // runMain dispatches args to a subcommand and returns the exit status.
 func runMain(ctx context.Context, sio *stdio, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		printHelp(sio.out)
-		if len(args) == 0 {
-			return 2
+	if len(args) == 0 {
+		printHelp(sio.err)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				printUsage(sio.out, c)
+				return 0
+			}
 		}
+		printHelp(sio.out)
 		return 0
+	case "--version", "-version":
+		args = []string{"version"}
 	}
 	c, ok := commands[args[0]]
 	if !ok {
@@ -121,10 +122,10 @@ func runMain(ctx context.Context, sio *stdio, args []string) int {
 	}
 	err := c.run(ctx, sio, args[1:])
 	var st exitStatus
-	if err != nil && !errors.As(err, &st) {
+	if err != nil && !errors.As(err, &st) && !errors.Is(err, errHelp) {
 		fmt.Fprintf(sio.err, "dialect %s: %v\n", c.name, err)
 		if errors.As(err, new(usageErr)) {
-			fmt.Fprintf(sio.err, "usage: dialect %s %s\n", c.name, c.usage)
+			fmt.Fprintf(sio.err, "usage: %s\n", strings.ReplaceAll(usageLines(c), "\n", "\n       "))
 		}
 	}
 	return exitCode(err)
@@ -137,10 +138,54 @@ func printHelp(w io.Writer) {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	b.WriteString("dialect: a runtime for the Pattern Dialect\n\nusage: dialect COMMAND [ARGS]\n\ncommands:\n")
+	b.WriteString("dialect: a runtime for the Pattern Dialect\n\nusage: dialect COMMAND [ARGS] [FLAGS]\n\ncommands:\n")
 	for _, n := range names {
 		fmt.Fprintf(&b, "  %-10s %s\n", n, commands[n].short)
 	}
-	b.WriteString("\nexit status: 0 ok, 1 a failure of the work, 2 bad usage or configuration\n")
+	b.WriteString("\n'dialect COMMAND -h' shows a command's flags.\n")
+	b.WriteString("exit status: 0 ok, 1 a failure of the work, 2 bad usage or configuration, 3 halted\n")
 	io.WriteString(w, b.String())
+}
+
+// usageLines is a command's usage: one line per form.
+func usageLines(c *command) string {
+	var lines []string
+	for _, form := range strings.Split(c.usage, "\n") {
+		lines = append(lines, strings.TrimSpace("dialect "+c.name+" "+form))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// version is the module version of this build, with the VCS revision when
+// the build recorded one.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+dirty"
+			}
+		}
+	}
+	if rev != "" {
+		v += " (" + rev[:min(12, len(rev))] + modified + ")"
+	}
+	return v + " " + bi.GoVersion
+}
+
+func runVersion(ctx context.Context, sio *stdio, args []string) error {
+	f := newFlags(commands["version"], sio)
+	if _, err := f.parse(args, 0, 0); err != nil {
+		return err
+	}
+	fmt.Fprintln(sio.out, "dialect "+version())
+	return nil
 }

@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/pattern-dialect/dialect/patch"
 )
@@ -15,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:  "patch",
-		usage: "apply --file ORIGINAL --patch DIFF [--strict] [--fuzz N] [-l] [-v] | diff OLD NEW [-U N]",
+		usage: "apply --file ORIGINAL --patch DIFF [--strict] [--fuzz N] [-l] [-v]\ndiff OLD NEW [-U N]",
 		short: "apply and create unified diffs",
 		run:   runPatch,
 	})
@@ -23,8 +21,9 @@ func init() {
 
 // runPatch dispatches "dialect patch apply" and "dialect patch diff".
 func runPatch(ctx context.Context, sio *stdio, args []string) error {
-	if len(args) == 0 {
-		return usageError("patch needs a subcommand: apply or diff")
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		_, err := newFlags(commands["patch"], sio).parse(args, 1, -1)
+		return err
 	}
 	switch args[0] {
 	case "apply":
@@ -38,8 +37,7 @@ func runPatch(ctx context.Context, sio *stdio, args []string) error {
 // runPatchApply writes the patched text to stdout. Nothing is written when
 // the patch cannot be applied safely: the whole text is built first.
 func runPatchApply(sio *stdio, args []string) error {
-	fs := flag.NewFlagSet("patch apply", flag.ContinueOnError)
-	fs.SetOutput(sio.err)
+	fs := newFlags(commands["patch"], sio)
 	file := fs.String("file", "", "the original text (- for stdin)")
 	diff := fs.String("patch", "", "the unified diff (- for stdin)")
 	strict := fs.Bool("strict", false, "apply every hunk at its stated line, byte for byte, or fail")
@@ -48,13 +46,10 @@ func runPatchApply(sio *stdio, args []string) error {
 	fs.BoolVar(&ignoreWS, "l", false, "let context and removed lines differ in whitespace only (GNU patch -l)")
 	fs.BoolVar(&ignoreWS, "ignore-whitespace", false, "same as -l")
 	verbose := fs.Bool("v", false, "say on stderr where each hunk went when it was not where the diff said")
-	rest, err := patchParseFlags(fs, args)
-	if err != nil {
+	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
 	}
 	switch {
-	case len(rest) > 0:
-		return usageError("patch apply takes no arguments, got %q", rest)
 	case *file == "" || *diff == "":
 		return usageError("patch apply needs --file and --patch")
 	case *file == "-" && *diff == "-":
@@ -89,15 +84,11 @@ func runPatchApply(sio *stdio, args []string) error {
 // runPatchDiff writes the unified diff from OLD to NEW; nothing when they
 // are equal. The exit status is 0 either way: 1 means a failure here.
 func runPatchDiff(sio *stdio, args []string) error {
-	fs := flag.NewFlagSet("patch diff", flag.ContinueOnError)
-	fs.SetOutput(sio.err)
+	fs := newFlags(commands["patch"], sio)
 	context := fs.Int("U", patch.DefaultContext, "lines of context around each change")
-	rest, err := patchParseFlags(fs, args)
+	rest, err := fs.parse(args, 2, 2)
 	if err != nil {
 		return err
-	}
-	if len(rest) != 2 {
-		return usageError("patch diff needs OLD and NEW, got %d arguments", len(rest))
 	}
 	if *context < 0 {
 		return usageError("-U must be 0 or more")
@@ -117,31 +108,6 @@ func runPatchDiff(sio *stdio, args []string) error {
 	p.OldName, p.NewName = rest[0], rest[1]
 	_, err = io.WriteString(sio.out, p.String())
 	return err
-}
-
-// patchParseFlags parses flags placed before, between or after the
-// arguments, and returns the arguments.
-func patchParseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, exitStatus(0)
-			}
-			return nil, usageError("%v", err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return rest, nil
-		}
-		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
-			rest = append(rest, args[0])
-			args = args[1:]
-			continue
-		}
-		// Parse stops before a "-x" argument only after "--".
-		return append(rest, args...), nil
-	}
 }
 
 // patchReadInput reads a file, or stdin for "-".

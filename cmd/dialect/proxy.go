@@ -8,10 +8,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/pattern-dialect/dialect"
+	"github.com/pattern-dialect/dialect/middleware"
 )
 
 func init() {
@@ -25,40 +25,35 @@ func init() {
 
 // runProxy serves until ctx ends (SIGINT), then shuts down gracefully.
 func runProxy(ctx context.Context, sio *stdio, args []string) error {
-	fs := newFlags("proxy", sio)
-	var rf runtimeFlags
-	rf.add(fs)
+	fs := newFlags(commands["proxy"], sio).state()
 	listen := fs.String("listen", "127.0.0.1:8089", "address to listen on")
 	upstream := fs.String("upstream", "", "base URL of the OpenAI-compatible server (required)")
 	hide := fs.Bool("hide-actions", false, "leave action lines out of the assistant text clients receive")
 	event := fs.Bool("results-event", false, `add an SSE event "dialect" with the results before [DONE]`)
-	agent := fs.String("agent", os.Getenv("DIALECT_AGENT"), "agent for requests without an X-Dialect-Agent header ($DIALECT_AGENT)")
-	session := fs.String("session", os.Getenv("DIALECT_SESSION"), "session for requests without an X-Dialect-Session header ($DIALECT_SESSION)")
-	if err := fs.Parse(args); err != nil {
-		return usageErr{err}
-	}
-	if fs.NArg() > 0 {
-		return usageError("unexpected argument %q", fs.Arg(0))
+	agent := fs.String("agent", envOr("DIALECT_AGENT", ""), "agent for requests without an X-Dialect-Agent header ($DIALECT_AGENT)")
+	session := fs.String("session", envOr("DIALECT_SESSION", ""), "session for requests without an X-Dialect-Session header ($DIALECT_SESSION)")
+	if _, err := fs.parse(args, 0, 0); err != nil {
+		return err
 	}
 	up, err := url.Parse(*upstream)
 	if *upstream == "" || err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return usageError("--upstream wants an http or https URL, got %q", *upstream)
 	}
-	rt, err := rf.open(ctx)
+	rt, err := fs.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
 
-	opts := []dialect.MiddlewareOption{
-		dialect.OnCompletion(dialect.LogCompletions(sio.err)),
-		dialect.DefaultMeta(dialect.Meta{Agent: *agent, Session: *session}),
+	opts := []middleware.Option{
+		middleware.OnCompletion(middleware.LogCompletions(sio.err)),
+		middleware.DefaultMeta(dialect.Meta{Agent: *agent, Session: *session}),
 	}
 	if *hide {
-		opts = append(opts, dialect.HideActions())
+		opts = append(opts, middleware.HideActions())
 	}
 	if *event {
-		opts = append(opts, dialect.ResultsEvent())
+		opts = append(opts, middleware.ResultsEvent())
 	}
 	logger := log.New(sio.err, "dialect proxy: ", 0)
 	ln, err := net.Listen("tcp", *listen)
@@ -66,7 +61,7 @@ func runProxy(ctx context.Context, sio *stdio, args []string) error {
 		return usageError("listen: %v", err)
 	}
 	srv := &http.Server{
-		Handler:           dialect.NewProxy(rt, up, nil, logger, opts...),
+		Handler:           middleware.NewProxy(rt, up, nil, logger, opts...),
 		ReadHeaderTimeout: 30 * time.Second,
 		ErrorLog:          logger,
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -14,34 +13,29 @@ import (
 
 	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/failures"
-	"github.com/pattern-dialect/dialect/fuzzy"
-	"github.com/pattern-dialect/dialect/internal/sqlite"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
 func init() {
 	register(&command{
 		name:  "report",
-		usage: "[--since 7d] [--format md|json|html] [--db PATH] [--config dialect.toml] [--min-count N] [--min-confidence X] [--apply [--only a,b]]",
+		usage: "[--since 7d] [--format md|json|html] [--min-count N] [--min-confidence X] [--apply [--only a,b]] [--config F] [--db PATH]",
 		short: "what agents failed to say, with alias suggestions for dialect.toml",
 		run:   runReport,
 	})
 }
 
 func runReport(ctx context.Context, sio *stdio, args []string) error {
-	fl := flag.NewFlagSet("report", flag.ContinueOnError)
-	fl.SetOutput(sio.err)
+	fl := newFlags(commands["report"], sio).state()
 	since := fl.String("since", "7d", "start: an age (7d, 12h, 2w) or a date (2026-01-31); rounded down to midnight UTC")
 	format := fl.String("format", "md", "output format: md, json or html")
-	dbPath := fl.String("db", "", "database file (default $DIALECT_DB, else ~/.local/state/dialect/dialect.db)")
-	config := fl.String("config", "dialect.toml", "dialect.toml: its verbs and aliases are known; --apply edits it")
 	minCount := fl.Int("min-count", 3, "fewest occurrences of an unknown verb to suggest it as an alias")
 	minConf := fl.Float64("min-confidence", 0.25, "least resolver score (0..1) against an existing verb to suggest an alias")
 	top := fl.Int("top", 10, "how many failure patterns to show")
 	examples := fl.Int("examples", 3, "example usages per pattern and alias")
-	apply := fl.Bool("apply", false, "add the suggested aliases to the --config file, keeping its comments")
+	apply := fl.Bool("apply", false, "add the suggested aliases to the configuration file in force, keeping its comments")
 	only := fl.String("only", "", "with --apply: accept only these aliases (comma-separated)")
-	if help, err := parseFlags(fl, args); help || err != nil {
+	if _, err := fl.parse(args, 0, 0); err != nil {
 		return err
 	}
 	switch *format {
@@ -62,26 +56,25 @@ func runReport(ctx context.Context, sio *stdio, args []string) error {
 	}
 	start = failures.StartOfDay(start)
 
-	cfgSrc, cfgExists, err := readConfig(*config, fl)
+	rt, err := fl.open(ctx)
 	if err != nil {
 		return err
 	}
-	vocab, err := vocabulary(*config, cfgSrc)
+	defer rt.Close()
+	cfgPath := rt.Config().Source
+	if *apply && !fileExists(cfgPath) {
+		return usageError("--apply edits the configuration file in force, and none is: the embedded default is. Create one first (for example ./dialect.toml, or %s) or name it with --config", xdgConfigPath())
+	}
+	vocab := vocabulary(rt)
+	log, err := rt.Failures(ctx)
 	if err != nil {
 		return err
 	}
-	matcher := vocab.matcher
-
-	log, err := openLog(ctx, *dbPath)
-	if err != nil {
-		return err
-	}
-	defer log.Close()
 
 	bar := newProgress(sio.err, "report")
 	rep, err := log.Report(ctx, start, failures.ReportConfig{
 		Suggest: failures.SuggestConfig{
-			Matcher:       matcher,
+			Matcher:       vocab.matcher,
 			Known:         vocab.known,
 			Exclude:       vocab.strict,
 			MinCount:      *minCount,
@@ -118,7 +111,7 @@ func runReport(ctx context.Context, sio *stdio, args []string) error {
 				}
 			}
 		}
-		if err := applyAliases(sio, *config, cfgSrc, cfgExists, accepted); err != nil {
+		if err := applyAliases(sio, cfgPath, accepted); err != nil {
 			return err
 		}
 	}
@@ -145,35 +138,19 @@ func stripExamples(r *failures.Report) {
 	}
 }
 
-// openLog opens the failure log at path, or at the default path.
-func openLog(ctx context.Context, path string) (*failures.Log, error) {
-	if path == "" {
-		p, err := sqlite.DefaultPath()
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		path = p
-	}
-	return failures.Open(ctx, path)
+// fileExists reports whether path names a regular file.
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
-// readConfig reads dialect.toml. A missing file is fine unless the flag
-// was given explicitly without --apply (which creates it).
-func readConfig(path string, fl *flag.FlagSet) ([]byte, bool, error) {
-	src, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		explicit := false
-		fl.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "config" })
-		applying := fl.Lookup("apply").Value.String() == "true"
-		if explicit && !applying {
-			return nil, false, usageError("--config %s: %v", path, err)
-		}
-		return nil, false, nil
+// xdgConfigPath is where the lookup order finds a user's dialect.toml.
+func xdgConfigPath() string {
+	l := dialect.DefaultLookup("")
+	if l.XDG == "" {
+		return "$XDG_CONFIG_HOME/dialect/dialect.toml"
 	}
-	if err != nil {
-		return nil, false, usageError("--config: %v", err)
-	}
-	return src, true, nil
+	return filepath.Join(l.XDG, "dialect", "dialect.toml")
 }
 
 // vocab is what the dialect already knows: built-in verbs, custom verbs and
@@ -188,10 +165,10 @@ type vocab struct {
 // reach it: the log can hold rows from before an alias or tier existed) or
 // else the resolver's best candidate, with the resolver's score as the
 // confidence.
-type resolverMatcher struct{ r *fuzzy.Resolver }
+type resolverMatcher struct{ rt *dialect.Runtime }
 
 func (m resolverMatcher) Suggest(token string) (string, float64, bool) {
-	res := m.r.Resolve(token)
+	res := m.rt.Resolve(token)
 	if res.OK() {
 		return res.Verb, res.Score, true
 	}
@@ -202,23 +179,10 @@ func (m resolverMatcher) Suggest(token string) (string, float64, bool) {
 	return "", 0, false
 }
 
-// vocabulary builds the runtime's registry and resolver from the
-// configuration at path (src is its text; nil: the embedded default), the
-// same way dialect run does.
-func vocabulary(path string, src []byte) (*vocab, error) {
-	cfg, err := dialect.ParseConfig("embedded default", nil)
-	if src != nil {
-		cfg, err = dialect.ParseConfig(path, src)
-	}
-	if err != nil {
-		return nil, usageErr{err}
-	}
-	rt, err := dialect.New(cfg)
-	if err != nil {
-		return nil, usageErr{err}
-	}
-	v := &vocab{matcher: resolverMatcher{rt.Resolver()}, known: map[string]bool{}, strict: map[string]bool{}}
-	for _, vb := range rt.Registry().Verbs() {
+// vocabulary is what the runtime in force knows of the verbs.
+func vocabulary(rt *dialect.Runtime) *vocab {
+	v := &vocab{matcher: resolverMatcher{rt}, known: map[string]bool{}, strict: map[string]bool{}}
+	for _, vb := range rt.Verbs().Verbs() {
 		v.known[vb.Name] = true
 		for _, a := range vb.Aliases {
 			v.known[a] = true
@@ -227,16 +191,20 @@ func vocabulary(path string, src []byte) (*vocab, error) {
 			v.strict[vb.Name] = true
 		}
 	}
-	return v, nil
+	return v
 }
 
 // applyAliases writes the accepted aliases into the config file: the text
 // is edited in place (comments kept), checked by decoding, and replaced
 // atomically.
-func applyAliases(sio *stdio, path string, src []byte, exists bool, accepted []failures.AliasCandidate) error {
+func applyAliases(sio *stdio, path string, accepted []failures.AliasCandidate) error {
 	if len(accepted) == 0 {
 		fmt.Fprintf(sio.err, "dialect report: no alias to add to %s\n", path)
 		return nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return err
 	}
 	out, added, err := failures.AddAliases(src, accepted)
 	if err != nil {
@@ -247,10 +215,8 @@ func applyAliases(sio *stdio, path string, src []byte, exists bool, accepted []f
 		return nil
 	}
 	mode := fs.FileMode(0o644)
-	if exists {
-		if st, err := os.Stat(path); err == nil {
-			mode = st.Mode().Perm()
-		}
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
 	}
 	if err := writeAtomic(path, out, mode); err != nil {
 		return err

@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/failures"
+	"github.com/pattern-dialect/dialect/store"
 )
 
 // reportCmdDB makes a failure log with recent rows: srch ×5 and retrieve ×4
@@ -20,11 +22,12 @@ func reportCmdDB(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "dialect.db")
 	ctx := context.Background()
-	l, err := failures.Open(ctx, path)
+	st, err := store.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	defer st.Close()
+	l := st.Failures()
 	now := time.Now()
 	var fs []failures.Failure
 	add := func(tok, model string, n int, age time.Duration) {
@@ -38,7 +41,7 @@ func reportCmdDB(t *testing.T) string {
 	add("aprove", "m1", 6, 3*time.Hour)
 	add("zzyzx", "m2", 3, 4*time.Hour)
 	add("srch", "m1", 1, 100*24*time.Hour)
-	fs = append(fs, failures.Failure{Time: now.Add(-time.Hour), Code: failures.MissingArg, Verb: "fetch", Token: "fetch",
+	fs = append(fs, failures.Failure{Time: now.Add(-time.Hour), Code: codes.MissingArg, Verb: "fetch", Token: "fetch",
 		Raw: "/fetch", Model: "m2", Detail: failures.MissingArgDetail{Verb: "fetch", Arg: "url"}})
 	if err := l.RecordBatch(ctx, fs); err != nil {
 		t.Fatal(err)
@@ -59,6 +62,9 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func TestReportCmdJSON(t *testing.T) {
 	db := reportCmdDB(t)
 	cfg := filepath.Join(t.TempDir(), "dialect.toml")
+	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errs := runCmd(t, "report", "--db", db, "--config", cfg, "--apply", "--only", "none-such")
 	if code != 2 || !strings.Contains(errs, "not among the suggested aliases") {
 		t.Errorf("--only with an unknown alias: exit %d, %s", code, errs)
@@ -227,12 +233,12 @@ func TestFailuresCmdListAndPrune(t *testing.T) {
 
 func TestFailuresCmdEscapesTerminal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dialect.db")
-	l, err := failures.Open(context.Background(), path)
+	st, err := store.Open(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Record(context.Background(), failures.Failure{Code: failures.UnknownVerb, Raw: "/x \x1b[31mred\x1b[0m", Token: "x", Context: "a\x07b"})
-	l.Close()
+	st.Failures().Record(context.Background(), failures.Failure{Code: codes.UnknownVerb, Raw: "/x \x1b[31mred\x1b[0m", Token: "x", Context: "a\x07b"})
+	st.Close()
 	_, out, _ := runCmd(t, "failures", "--db", path)
 	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `\x1b[31mred`) {
 		t.Errorf("escape characters reached the output: %q", out)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"strings"
 
@@ -13,7 +12,7 @@ import (
 func init() {
 	register(&command{
 		name:  "resolve",
-		usage: "WORD... [--json]",
+		usage: "WORD... [--json] [--config F]",
 		short: "resolve verb tokens to canonical verbs (fuzzy tiers)",
 		run:   runResolve,
 	})
@@ -31,37 +30,24 @@ type resolveOutput struct {
 }
 
 func runResolve(ctx context.Context, sio *stdio, args []string) error {
-	fs := flag.NewFlagSet("resolve", flag.ContinueOnError)
-	fs.SetOutput(sio.err)
-	asJSON := fs.Bool("json", false, "print one JSON object per word")
-	config := fs.String("config", "", "configuration file (default: lookup order)")
-	// Allow flags after the words: dialect resolve serch --json.
-	var words []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			return usageError("%v", err)
-		}
-		args = fs.Args()
-		if len(args) > 0 {
-			words = append(words, args[0])
-			args = args[1:]
-		}
-	}
-	if len(words) == 0 {
-		return usageError("no word to resolve")
-	}
-	rt, err := loadRuntime(*config)
+	f := newFlags(commands["resolve"], sio).state()
+	asJSON := f.Bool("json", false, "print one JSON object per word")
+	words, err := f.parse(args, 1, -1)
 	if err != nil {
 		return err
 	}
-	r := rt.Resolver()
+	rt, err := f.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
 	enc := json.NewEncoder(sio.out)
 	failed := false
 	for _, w := range words {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		res := r.Resolve(strings.TrimPrefix(w, "/"))
+		res := rt.Resolve(strings.TrimPrefix(w, "/"))
 		if !res.OK() {
 			failed = true
 		}
@@ -86,9 +72,9 @@ func runResolve(ctx context.Context, sio *stdio, args []string) error {
 		// The word is the user's: escape control characters before they
 		// reach a terminal.
 		if res.OK() {
-			fmt.Fprintf(sio.out, "%s\t%s\t%s\t%.2f\n", fuzzy.Printable(w), res.Verb, res.Tier, res.Score)
+			fmt.Fprintf(sio.out, "%s\t%s\t%s\t%.2f\n", oneLine(w), res.Verb, res.Tier, res.Score)
 		} else {
-			fmt.Fprintf(sio.out, "%s\t-\t%s\t%s\n", fuzzy.Printable(w), res.Code, res.Message())
+			fmt.Fprintf(sio.out, "%s\t-\t%s\t%s\n", oneLine(w), res.Code, oneLine(res.Message()))
 		}
 	}
 	if failed {

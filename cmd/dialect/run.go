@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -30,99 +28,45 @@ func init() {
 // exitHalted is the exit status after an authorised /halt.
 const exitHalted = 3
 
-// runtimeFlags are the flags every command that opens the runtime takes.
-type runtimeFlags struct {
-	config, db string
-}
-
-func (f *runtimeFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&f.config, "config", "", "configuration file (default: lookup order)")
-	fs.StringVar(&f.db, "db", "", "SQLite file (default: store.path, $DIALECT_DB, XDG state dir)")
-}
-
-func (f *runtimeFlags) open(ctx context.Context) (*dialect.Runtime, error) {
-	cfg, err := loadConfig(f.config)
-	if err != nil {
-		return nil, err
-	}
-	if f.db != "" {
-		cfg.Store.Path = f.db
-	}
-	rt, err := dialect.Open(ctx, cfg)
-	var ce *dialect.ConfigError
-	if errors.As(err, &ce) {
-		return nil, usageErr{err}
-	}
-	return rt, err
-}
-
-// newFlags makes a flag set that reports to stderr and parses interspersed
-// flags and arguments.
-func newFlags(name string, sio *stdio) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(sio.err)
-	return fs
+// envelope is one message of `run --jsonl`.
+type envelope struct {
+	ID any `json:"id,omitempty"`
+	dialect.Message
 }
 
 func runRun(ctx context.Context, sio *stdio, args []string) error {
-	fs := newFlags("run", sio)
-	var rf runtimeFlags
-	rf.add(fs)
-	asJSON := fs.Bool("json", false, "print one JSON object per action result")
-	jsonl := fs.Bool("jsonl", false, `read JSON Lines {"id","text","agent","model","session"}`)
-	agent := fs.String("agent", os.Getenv("DIALECT_AGENT"), "agent that wrote the message ($DIALECT_AGENT)")
-	model := fs.String("model", os.Getenv("DIALECT_MODEL"), "model that wrote it ($DIALECT_MODEL)")
-	session := fs.String("session", os.Getenv("DIALECT_SESSION"), "conversation session ($DIALECT_SESSION)")
-	if err := fs.Parse(args); err != nil {
-		return usageErr{err}
+	f := newFlags(commands["run"], sio).state()
+	asJSON := f.Bool("json", false, "print one JSON object per action result")
+	jsonl := f.Bool("jsonl", false, `read JSON Lines {"id","text","agent","model","session"}`)
+	agent := f.String("agent", envOr("DIALECT_AGENT", ""), "agent that wrote the message ($DIALECT_AGENT)")
+	model := f.String("model", envOr("DIALECT_MODEL", ""), "model that wrote it ($DIALECT_MODEL)")
+	session := f.String("session", envOr("DIALECT_SESSION", ""), "conversation session ($DIALECT_SESSION)")
+	if _, err := f.parse(args, 0, 0); err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError("run reads the message from stdin; unexpected %q", fs.Arg(0))
+	msgs, err := readMessages(sio.in, *jsonl, dialect.Meta{Agent: *agent, Model: *model, Session: *session})
+	if err != nil {
+		return err
 	}
-	rt, err := rf.open(ctx)
+	// Under --json a delivery's text is part of its result's data, not a
+	// line of its own in the JSON stream.
+	var opts []dialect.Option
+	if *asJSON {
+		opts = append(opts, dialect.WithOutput(io.Discard))
+	}
+	rt, err := f.open(ctx, opts...)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
 
-	type envelope struct {
-		ID any `json:"id,omitempty"`
-		dialect.Message
-	}
-	var msgs []envelope
-	if *jsonl {
-		sc := bufio.NewScanner(sio.in)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		for line := 1; sc.Scan(); line++ {
-			if strings.TrimSpace(sc.Text()) == "" {
-				continue
-			}
-			var m envelope
-			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-				return fmt.Errorf("stdin line %d: %w", line, err)
-			}
-			for p, d := range map[*string]string{&m.Agent: *agent, &m.Model: *model, &m.Session: *session} {
-				if *p == "" {
-					*p = d
-				}
-			}
-			msgs = append(msgs, m)
-		}
-		if err := sc.Err(); err != nil {
-			return err
-		}
-	} else {
-		text, err := io.ReadAll(sio.in)
-		if err != nil {
-			return err
-		}
-		msgs = append(msgs, envelope{Message: dialect.Message{Text: string(text), Agent: *agent, Model: *model, Session: *session}})
-	}
-
 	enc := json.NewEncoder(sio.out)
 	enc.SetEscapeHTML(false)
 	for _, m := range msgs {
 		results, err := rt.Run(ctx, m.Message)
+		if errors.Is(err, dialect.ErrAgentName) {
+			return usageErr{err}
+		}
 		for _, r := range results {
 			if *asJSON {
 				if err := enc.Encode(struct {
@@ -146,6 +90,34 @@ func runRun(ctx context.Context, sio *stdio, args []string) error {
 	return nil
 }
 
+// readMessages reads one message, or with jsonl one per line, filling
+// what a line leaves out from meta.
+func readMessages(r io.Reader, jsonl bool, meta dialect.Meta) ([]envelope, error) {
+	if !jsonl {
+		text, err := io.ReadAll(r)
+		if err != nil {
+			return nil, err
+		}
+		return []envelope{{Message: meta.Message(string(text))}}, nil
+	}
+	var msgs []envelope
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var m envelope
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			return nil, fmt.Errorf("stdin line %d: %w", line, err)
+		}
+		got := dialect.Meta{Agent: m.Agent, Model: m.Model, Session: m.Session}.Or(meta)
+		m.Message = got.Message(m.Text)
+		msgs = append(msgs, m)
+	}
+	return msgs, sc.Err()
+}
+
 // writeResult prints one result for a person.
 func writeResult(w io.Writer, id any, r dialect.Result) {
 	prefix := ""
@@ -159,7 +131,7 @@ func writeResult(w io.Writer, id any, r dialect.Result) {
 	head := fmt.Sprintf("%sline %d /%s: %s", prefix, r.Line, verb, r.Status)
 	switch {
 	case r.Code != "":
-		head += " " + r.Code
+		head += " " + string(r.Code)
 	case r.Reason != "":
 		head += " (" + r.Reason + ")"
 	}
@@ -174,31 +146,14 @@ func writeResult(w io.Writer, id any, r dialect.Result) {
 	}
 }
 
-// safeText keeps control and terminal escape characters from reaching a
-// terminal (DIALECT.md §7): they are shown escaped.
-func safeText(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '\n' || r == '\t' || (r >= 0x20 && r != 0x7f && !(r >= 0x80 && r < 0xa0)) {
-			b.WriteRune(r)
-			continue
-		}
-		q := strconv.QuoteRune(r)
-		b.WriteString(q[1 : len(q)-1])
-	}
-	return b.String()
-}
-
 func runPending(ctx context.Context, sio *stdio, args []string) error {
-	fs := newFlags("pending", sio)
-	var rf runtimeFlags
-	rf.add(fs)
-	asJSON := fs.Bool("json", false, "print JSON Lines")
-	all := fs.Bool("all", false, "list decided actions too")
-	if err := fs.Parse(args); err != nil {
-		return usageErr{err}
+	f := newFlags(commands["pending"], sio).state()
+	asJSON := f.Bool("json", false, "print JSON Lines")
+	all := f.Bool("all", false, "list decided actions too")
+	if _, err := f.parse(args, 0, 0); err != nil {
+		return err
 	}
-	rt, err := rf.open(ctx)
+	rt, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -219,7 +174,8 @@ func runPending(ctx context.Context, sio *stdio, args []string) error {
 			}
 			continue
 		}
-		fmt.Fprintf(sio.out, "#%d %s %s by %s: %s\n  %s\n", p.ID, p.Created.Local().Format("2006-01-02 15:04"), p.Status, agentOr(p.Agent), safeText(p.Why), safeText(p.Raw))
+		fmt.Fprintf(sio.out, "#%d %s %s by %s: %s\n  %s\n", p.ID, p.Created.Local().Format("2006-01-02 15:04"), p.Status,
+			oneLine(agentOr(p.Agent)), oneLine(p.Why), strings.ReplaceAll(safeText(p.Raw), "\n", "\n  "))
 	}
 	if len(list) == 0 && !*asJSON {
 		fmt.Fprintln(sio.out, "no actions are waiting for approval")
@@ -248,26 +204,25 @@ type decision struct {
 // openDecision parses `NAME ID [WORDS...] [flags]` and opens the runtime;
 // words after the id are allowed only when takesReason. Close d.rt.
 func openDecision(ctx context.Context, name string, sio *stdio, args []string, takesReason bool) (*decision, error) {
-	fs := newFlags(name, sio)
-	var rf runtimeFlags
-	rf.add(fs)
+	f := newFlags(commands[name], sio).state()
 	d := &decision{}
-	fs.BoolVar(&d.always, "always", false, "also make a standing rule for this agent, verb and target")
-	fs.StringVar(&d.as, "as", "owner", "who decides, for the record")
-	fs.BoolVar(&d.json, "json", false, "print the result as JSON")
-	pos, err := parseInterspersed(fs, args)
+	f.BoolVar(&d.always, "always", false, "also make a standing rule for this agent, verb and target")
+	f.StringVar(&d.as, "as", "owner", "who decides, for the record")
+	f.BoolVar(&d.json, "json", false, "print the result as JSON")
+	most := 1
+	if takesReason {
+		most = -1
+	}
+	pos, err := f.parse(args, 1, most)
 	if err != nil {
 		return nil, err
-	}
-	if len(pos) == 0 || len(pos) > 1 && !takesReason {
-		return nil, usageError("%s takes one pending action id", name)
 	}
 	id, err := strconv.ParseInt(strings.TrimPrefix(pos[0], "#"), 10, 64)
 	if err != nil || id <= 0 {
 		return nil, usageError("%q is not a pending action id", pos[0])
 	}
 	d.id, d.rest = id, pos[1:]
-	if d.rt, err = rf.open(ctx); err != nil {
+	if d.rt, err = f.open(ctx); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 
-	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
@@ -19,51 +17,31 @@ func init() {
 }
 
 func runVerbs(ctx context.Context, sio *stdio, args []string) error {
-	fs := flag.NewFlagSet("verbs", flag.ContinueOnError)
-	fs.SetOutput(sio.err)
-	instr := fs.Bool("instructions", false, "print compact agent instructions (descriptions, forms, examples)")
-	asJSON := fs.Bool("json", false, "print one JSON object per verb")
-	path := fs.String("config", "", "configuration file (default: lookup order)")
-	if err := fs.Parse(args); err != nil {
-		return usageErr{err}
+	f := newFlags(commands["verbs"], sio).state()
+	instr := f.Bool("instructions", false, "print compact agent instructions (descriptions, forms, examples)")
+	asJSON := f.Bool("json", false, "print one JSON object per verb")
+	if _, err := f.parse(args, 0, 0); err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		return usageError("unexpected argument %q", fs.Arg(0))
-	}
-	rt, err := loadRuntime(*path)
+	rt, err := f.open(ctx)
 	if err != nil {
 		return err
 	}
+	defer rt.Close()
 	if *instr {
-		return rt.Registry().WriteInstructions(sio.out)
+		return rt.Verbs().WriteInstructions(sio.out)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(sio.out)
 		enc.SetEscapeHTML(false)
-		for _, v := range rt.Registry().Verbs() {
+		for _, v := range rt.Verbs().Verbs() {
 			if err := enc.Encode(verbJSON(v)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return rt.Registry().WriteTable(sio.out)
-}
-
-// loadRuntime loads the configuration and builds the runtime from it. A
-// custom verb's grammar file is relative to the configuration file's
-// directory; the runtime reads it relative to the current one, so the
-// paths are made absolute here first.
-func loadRuntime(path string) (*dialect.Runtime, error) {
-	cfg, err := loadConfig(path)
-	if err != nil {
-		return nil, err
-	}
-	rt, err := dialect.New(cfg)
-	if err != nil {
-		return nil, usageErr{err}
-	}
-	return rt, nil
+	return rt.Verbs().WriteTable(sio.out)
 }
 
 // verbOutput is one line of `dialect verbs --json`.

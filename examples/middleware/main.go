@@ -27,6 +27,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/pattern-dialect/dialect"
+	"github.com/pattern-dialect/dialect/middleware"
 )
 
 func main() {
@@ -81,14 +82,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	// The results of each call arrive here once its message is complete:
 	// by the time the stream below has ended, the callback has run.
-	var done dialect.Completion
-	opts := []dialect.MiddlewareOption{dialect.OnCompletion(func(c dialect.Completion) { done = c })}
+	var done middleware.Completion
+	opts := []middleware.Option{middleware.OnCompletion(func(c middleware.Completion) { done = c })}
 	if !*show {
-		opts = append(opts, dialect.HideActions())
+		opts = append(opts, middleware.HideActions())
 	}
 	client := openai.NewClient(
 		option.WithBaseURL(*baseURL),
-		option.WithHTTPClient(&http.Client{Transport: dialect.Transport(rt, nil, opts...)}),
+		option.WithHTTPClient(&http.Client{Transport: middleware.Transport(rt, nil, opts...)}),
 	)
 	// Who is calling, for the runtime's records and permission checks.
 	ctx = dialect.WithMeta(ctx, dialect.Meta{Agent: *agent, Session: *session})

@@ -57,7 +57,7 @@ func TestTranscripts(t *testing.T) {
 			}
 			var got []string
 			for _, r := range res {
-				why := r.Code
+				why := string(r.Code)
 				if why == "" {
 					why = r.Reason
 				}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/pattern-dialect/dialect/failures"
+	"github.com/pattern-dialect/dialect/store"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
@@ -287,11 +288,12 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*result, error) {
 
 // insert writes cfg.rows generated rows in batches, timing only the writes.
 func insert(ctx context.Context, cfg config, g *gen, now time.Time, res *result, progress io.Writer) error {
-	log, err := failures.Open(ctx, cfg.db)
+	st, err := store.Open(ctx, cfg.db)
 	if err != nil {
 		return err
 	}
-	defer log.Close()
+	defer st.Close()
+	log := st.Failures()
 	// Rows are generated a batch at a time, outside the timed part, in time
 	// order as a runtime appends to its log; holding all of them at once
 	// would make the garbage collector's work, not the log's, dominate.
@@ -329,11 +331,12 @@ func insert(ctx context.Context, cfg config, g *gen, now time.Time, res *result,
 func measure(ctx context.Context, cfg config, now time.Time, res *result) error {
 	// Cold: open as a new `dialect report` process would, then report.
 	tm := startTimer()
-	log, err := failures.Open(ctx, cfg.db)
+	st, err := store.Open(ctx, cfg.db)
 	if err != nil {
 		return err
 	}
-	defer log.Close()
+	defer st.Close()
+	log := st.Failures()
 	res.open = tm.stop()
 	since := failures.StartOfDay(now.Add(-time.Duration(cfg.days) * 24 * time.Hour))
 	rc := failures.ReportConfig{Suggest: failures.SuggestConfig{

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/pattern-dialect/dialect"
+	"github.com/pattern-dialect/dialect/middleware"
 )
 
 // config is one evaluation run.
@@ -72,7 +73,7 @@ type report struct {
 	Failed   int                    // completions with an error
 }
 
-// sized ends a request body at its declared length, as dialect.NewProxy
+// sized ends a request body at its declared length, as middleware.NewProxy
 // does (see sizedBody there), so that the bare proxy is not slower for
 // a known net/http pitfall.
 func sized(r *http.Request) io.ReadCloser {
@@ -211,7 +212,7 @@ func run(ctx context.Context, cfg config) (*report, error) {
 
 	rep := &report{Messages: len(cfg.Messages), TTFB: map[string]stats{}, Statuses: map[dialect.Status]int{}}
 	var mu sync.Mutex
-	count := dialect.OnCompletion(func(c dialect.Completion) {
+	count := middleware.OnCompletion(func(c middleware.Completion) {
 		mu.Lock()
 		defer mu.Unlock()
 		if c.Err != nil {
@@ -228,7 +229,7 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	}
 	defer stopUp()
 	u, _ := url.Parse(upURL)
-	pxURL, stopPx, err := server(dialect.NewProxy(rt, u, newTransport(cfg.Concurrency), nil, count))
+	pxURL, stopPx, err := server(middleware.NewProxy(rt, u, newTransport(cfg.Concurrency), nil, count))
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +249,7 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	defer stopBare()
 
 	direct := &http.Client{Transport: newTransport(cfg.Concurrency)}
-	middle := &http.Client{Transport: dialect.Transport(rt, newTransport(cfg.Concurrency), count)}
+	middle := &http.Client{Transport: middleware.Transport(rt, newTransport(cfg.Concurrency), count)}
 	viaProxy := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	viaBare := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	paths := []struct {

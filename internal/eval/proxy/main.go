@@ -4,7 +4,7 @@
 //	go run ./internal/eval/proxy [-data ../shared/data] [-n 2000] [-c 8] [-ttfb 300] [-pause 2ms] [-no-log]
 //
 // It starts a local upstream that streams answers with no delay, puts the
-// middleware (dialect.Transport) and the proxy (dialect.NewProxy) in front
+// middleware (middleware.Transport) and the proxy (middleware.NewProxy) in front
 // of it, and prints (a) the time to first byte of a streamed answer
 // directly, through the middleware and through the proxy, the paths taking
 // turns; (b) throughput and latency of a bounded load (n requests from c

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/antzucaro/matchr"
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/fuzzy"
 	"github.com/pattern-dialect/dialect/morph"
 	"github.com/pattern-dialect/dialect/verbs"
@@ -149,7 +150,7 @@ func evalMisspellings(rows [][]string, r *fuzzy.Resolver, own map[string][]strin
 			if len(rep.wrongExamples) < 15 {
 				rep.wrongExamples = append(rep.wrongExamples, fmt.Sprintf("%s→%s (%s, want %s)", row[0], res.Verb, res.Tier, strings.Join(want, "|")))
 			}
-		case res.Code == fuzzy.AmbiguousVerb && len(want) > 1:
+		case res.Code == codes.AmbiguousVerb && len(want) > 1:
 			// a name two verbs claim: AMBIGUOUS_VERB is the designed answer.
 			rep.correct++
 			bd[0]++

@@ -1,0 +1,122 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/pattern-dialect/dialect/codes"
+)
+
+// commandSpec is how a target, tool or provider runs a program: an argv
+// array started directly (never through a shell), with a small
+// environment, a time limit and bounded output.
+type commandSpec struct {
+	argv      []string
+	env       []string // names of variables passed through besides the base set
+	timeout   time.Duration
+	maxOutput int
+}
+
+// baseEnv are the variables every command receives from the runtime's
+// environment (when set); anything else must be listed in `env`.
+var baseEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR"}
+
+// CommandError is the cause of a COMMAND_FAILED failure.
+type CommandError struct {
+	Argv0    string // the program
+	ExitCode int    // -1 when it did not start or was killed
+	Stderr   string // the start of its standard error, cleaned
+}
+
+// Error says how the command ended, with the start of its stderr.
+func (e *CommandError) Error() string {
+	msg := fmt.Sprintf("%s exited with status %d", e.Argv0, e.ExitCode)
+	if e.ExitCode < 0 {
+		msg = e.Argv0 + " did not finish"
+	}
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
+	}
+	return msg
+}
+
+// expandArgv replaces {name} placeholders inside each argv element by
+// vars[name]. A value stays one argument whatever it contains: there is no
+// shell to split or interpret it. NUL bytes, which no argument can carry,
+// are dropped from values.
+func expandArgv(argv []string, vars map[string]string) []string {
+	for k, v := range vars {
+		if strings.ContainsRune(v, 0) {
+			vars[k] = strings.ReplaceAll(v, "\x00", "")
+		}
+	}
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if strings.Contains(a, "{") {
+			for k, v := range vars {
+				a = strings.ReplaceAll(a, "{"+k+"}", v)
+			}
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// run starts the command with stdin and returns its standard output,
+// bounded to maxOutput bytes.
+func (c commandSpec) run(ctx context.Context, argv []string, stdin []byte) (string, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return "", codes.Wrap(codes.NotConfigured, nil, "no command is configured")
+	}
+	if err := ctx.Err(); err != nil {
+		return "", ctxError(err, argv[0])
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = commandEnv(c.env)
+	cmd.Stdin = bytes.NewReader(stdin)
+	stdout := &limitedBuffer{max: c.maxOutput}
+	stderr := &limitedBuffer{max: 2048}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = time.Second
+	setProcessGroup(cmd)
+	err := cmd.Run()
+	if err == nil {
+		return stdout.String(), nil
+	}
+	if ctx.Err() != nil {
+		return "", ctxError(ctx.Err(), "the command "+argv[0])
+	}
+	ce := &CommandError{Argv0: argv[0], ExitCode: -1}
+	ce.Stderr, _ = truncate(strings.TrimSpace(Clean(stderr.String())), 500)
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		ce.ExitCode = ee.ExitCode()
+		return "", &codes.Error{Code: codes.CommandFailed, Msg: "the command failed", Err: ce}
+	}
+	return "", &codes.Error{Code: codes.CommandFailed, Msg: "the command could not run", Err: fmt.Errorf("%s: %w", argv[0], err)}
+}
+
+func commandEnv(extra []string) []string {
+	env := []string{}
+	seen := map[string]bool{}
+	for _, names := range [][]string{baseEnv, extra} {
+		for _, k := range names {
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			if v, ok := os.LookupEnv(k); ok {
+				env = append(env, k+"="+v)
+			}
+		}
+	}
+	return env
+}

@@ -1,6 +1,0 @@
-//go:build !race
-
-package dialect
-
-// raceEnabled: see middleware_race_test.go.
-const raceEnabled = false

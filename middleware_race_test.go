@@ -1,7 +1,0 @@
-//go:build race
-
-package dialect
-
-// raceEnabled: the race detector slows the every-cut and keep-alive tests
-// several times over; they then cover a sample of their cases.
-const raceEnabled = true

@@ -1,0 +1,169 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Status is where a pending action stands.
+type Status string
+
+// The statuses of a pending action. Only StatusPending may change, and only
+// once: the transition is atomic, so two approvers cannot both run it.
+const (
+	StatusPending   Status = "pending"
+	StatusApproved  Status = "approved"
+	StatusDenied    Status = "denied"
+	StatusCancelled Status = "cancelled"
+	StatusEscalated Status = "escalated"
+)
+
+// Pending is an action waiting for approval.
+type Pending struct {
+	ID        int64
+	Created   time.Time
+	Agent     string
+	Model     string
+	Session   string
+	Verb      string
+	Target    string // the delivery target, when the verb has one
+	Intent    string // the intent as JSON (intent.Marshal)
+	Raw       string // the action as the model wrote it
+	Why       string // why it needs approval
+	Status    Status
+	DecidedBy string
+	DecidedAt time.Time
+	Note      string // the reason given with a denial or escalation
+	Result    string // the output once it ran
+}
+
+const pendingCols = `id, created_at, agent, model, session, verb, target, intent, raw, why, status, decided_by, decided_at, note, result`
+
+func scanPending(row interface{ Scan(...any) error }) (Pending, error) {
+	var p Pending
+	var created, decided int64
+	err := row.Scan(&p.ID, &created, &p.Agent, &p.Model, &p.Session, &p.Verb, &p.Target, &p.Intent, &p.Raw, &p.Why, &p.Status, &p.DecidedBy, &decided, &p.Note, &p.Result)
+	p.Created = time.UnixMilli(created)
+	if decided != 0 {
+		p.DecidedAt = time.UnixMilli(decided)
+	}
+	return p, err
+}
+
+// Enqueue adds p to the queue and returns its id.
+func (s *sqliteStore) Enqueue(ctx context.Context, p Pending) (int64, error) {
+	var id int64
+	err := s.db.Write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO pending (created_at, agent, model, session, verb, target, intent, raw, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			s.now().UnixMilli(), p.Agent, p.Model, p.Session, p.Verb, p.Target, p.Intent, p.Raw, p.Why)
+		if err == nil {
+			id, err = res.LastInsertId()
+		}
+		return err
+	})
+	return id, err
+}
+
+// PendingList returns the actions with status (StatusPending for the queue;
+// "" for all), oldest first.
+func (s *sqliteStore) PendingList(ctx context.Context, status Status) ([]Pending, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE ? = '' OR status = ? ORDER BY id`, status, status)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Pending
+	for rows.Next() {
+		p, err := scanPending(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// GetPending returns one queued action by id.
+func (s *sqliteStore) GetPending(ctx context.Context, id int64) (Pending, error) {
+	p, err := scanPending(s.db.QueryRowContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, fmt.Errorf("pending action #%d: %w", id, ErrNotFound)
+	}
+	return p, err
+}
+
+// ErrDecided is returned (wrapped) by Decide for an action that is no
+// longer pending.
+var ErrDecided = errors.New("already decided")
+
+// Decide moves a pending action to status, once: a second decision fails
+// with ErrDecided and changes nothing. It returns the action as decided.
+func (s *sqliteStore) Decide(ctx context.Context, id int64, status Status, by, note string) (Pending, error) {
+	var out Pending
+	err := s.db.Write(ctx, func(tx *sql.Tx) error {
+		p, err := scanPending(tx.QueryRowContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("pending action #%d: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if p.Status != StatusPending {
+			return fmt.Errorf("pending action #%d is %s: %w", id, p.Status, ErrDecided)
+		}
+		now := s.now()
+		if _, err := tx.ExecContext(ctx, `UPDATE pending SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND status = 'pending'`,
+			status, by, now.UnixMilli(), note, id); err != nil {
+			return err
+		}
+		p.Status, p.DecidedBy, p.DecidedAt, p.Note = status, by, now, note
+		out = p
+		return nil
+	})
+	return out, err
+}
+
+// SetResult records the output of an approved action once it ran.
+func (s *sqliteStore) SetResult(ctx context.Context, id int64, result string) error {
+	return s.db.Write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE pending SET result = ? WHERE id = ?`, result, id)
+		return err
+	})
+}
+
+// Decision is a standing rule's verdict.
+type Decision string
+
+// Standing rule verdicts.
+const (
+	Allow Decision = "allow"
+	Deny  Decision = "deny"
+)
+
+// AddRule records a standing rule for agent/verb/target ("*" matches any),
+// replacing an earlier rule for the same triple.
+func (s *sqliteStore) AddRule(ctx context.Context, agent, verb, target string, d Decision, by string) error {
+	return s.db.Write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO rules (agent, verb, target, decision, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (agent, verb, target) DO UPDATE SET decision = excluded.decision, created_at = excluded.created_at, created_by = excluded.created_by`,
+			agent, verb, target, d, s.now().UnixMilli(), by)
+		return err
+	})
+}
+
+// Rule returns the standing verdict for agent/verb/target, the most
+// specific rule winning (exact fields over "*"); ok is false when no rule
+// applies.
+func (s *sqliteStore) Rule(ctx context.Context, agent, verb, target string) (d Decision, ok bool, err error) {
+	err = s.db.QueryRowContext(ctx, `SELECT decision FROM rules
+		WHERE agent IN (?, '*') AND verb IN (?, '*') AND target IN (?, '*')
+		ORDER BY (agent != '*') + (verb != '*') + (target != '*') DESC, decision = 'deny' DESC LIMIT 1`,
+		agent, verb, target).Scan(&d)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return d, err == nil, err
+}
