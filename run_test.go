@@ -213,7 +213,7 @@ authority = ["approve", "halt"]
 	}
 }
 
-func mustStore(t *testing.T, rt *Runtime) store.Store {
+func mustStore(t testing.TB, rt *Runtime) store.Store {
 	t.Helper()
 	st, err := rt.Store(context.Background())
 	if err != nil {
