@@ -43,7 +43,7 @@ type Config struct {
 	raw []byte // the file's text, to place errors found after decoding
 }
 
-// DetectConfig configures the scanner (DIALECT.md §1–§3).
+// DetectConfig configures the scanner (docs/language.md §1–§3).
 type DetectConfig struct {
 	Reconsideration []string `toml:"reconsideration"`
 	PermissionFlags []string `toml:"permission_flags"`
@@ -52,7 +52,7 @@ type DetectConfig struct {
 	ConfirmTokens   int      `toml:"confirm_tokens"`
 }
 
-// ResolveConfig configures verb resolution (DIALECT.md §4).
+// ResolveConfig configures verb resolution (docs/language.md §4).
 type ResolveConfig struct {
 	Phonetic   bool             `toml:"phonetic"`
 	Synonyms   bool             `toml:"synonyms"`
@@ -89,7 +89,7 @@ type DialectConfig struct {
 	Verbs map[string]VerbConfig `toml:"verbs"`
 }
 
-// VerbConfig is one [dialect.verbs.NAME] table (DIALECT.md §5). For a
+// VerbConfig is one [dialect.verbs.NAME] table (docs/language.md §5). For a
 // built-in NAME it extends that verb; otherwise it defines a custom verb.
 type VerbConfig struct {
 	ExtraAliases       []string       `toml:"extra_aliases"`

@@ -14,7 +14,7 @@ type Span struct {
 	Col   int // 1-based column of the sigil, counted in runes
 }
 
-// ContentKind says which form an action's content block took (DIALECT.md §3).
+// ContentKind says which form an action's content block took (docs/language.md §3).
 type ContentKind int
 
 const (
@@ -73,7 +73,7 @@ const (
 	Unterminated
 )
 
-// String returns the reason as written in DIALECT.md §2 ("mid-message",
+// String returns the reason as written in docs/language.md §2 ("mid-message",
 // "cancelled", ...); for Reconsidered use Action.ReasonText, which names the
 // phrase.
 func (r Reason) String() string {
@@ -150,7 +150,7 @@ type Action struct {
 	withdrawn  bool // OnWithdraw already called
 }
 
-// ReasonText returns the human reason of DIALECT.md §2, with the phrase for
+// ReasonText returns the human reason of docs/language.md §2, with the phrase for
 // a reconsidered action (`reconsidered: "actually"`), or "" when executable.
 func (a *Action) ReasonText() string {
 	switch a.Reason {

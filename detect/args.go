@@ -9,7 +9,7 @@ import (
 )
 
 // Reading one action: its verb, arguments, chain, marker and the opening of
-// its content block (DIALECT.md §3).
+// its content block (docs/language.md §3).
 
 // parseAction reads the action whose sigil is at line[i].
 func (s *Scanner) parseAction(line []byte, i, start int, inline bool) {
@@ -229,7 +229,7 @@ func unescape(s string) string {
 }
 
 // cleanText turns untrusted bytes into action text: invalid UTF-8 replaced,
-// NFC-normalised (DIALECT.md §7).
+// NFC-normalised (docs/language.md §7).
 func cleanText(b []byte) string {
 	if !utf8.Valid(b) {
 		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))

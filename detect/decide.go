@@ -1,7 +1,7 @@
 package detect
 
 // Decisions: reconsideration, early execution and the post-completion rules
-// of DIALECT.md §2.
+// of docs/language.md §2.
 
 // checkRecon looks for a reconsideration phrase in prose (outside code
 // spans) when some action is waiting for one.
@@ -85,7 +85,7 @@ func (s *Scanner) withdraw(i int) {
 	}
 }
 
-// decide takes the post-completion decisions of DIALECT.md §2.
+// decide takes the post-completion decisions of docs/language.md §2.
 func (s *Scanner) decide() {
 	cancelAt := -1
 	for i := range s.actions {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The six examples of DIALECT.md §2, each one whole message.
+// The six examples of docs/language.md §2, each one whole message.
 func TestDialectExamples(t *testing.T) {
 	cases := []struct {
 		name, msg string

@@ -1,6 +1,6 @@
 // Package detect owns the first stage of the Pattern Dialect pipeline:
 // finding slash actions in model output and deciding which of them the
-// model meant to run (DIALECT.md §1–§3).
+// model meant to run (docs/language.md §1–§3).
 //
 // A Scanner is an io.Writer that takes a message in chunks of any size and
 // reports, when the message ends, every detected Action — its span, verb
@@ -17,5 +17,5 @@
 // anything: it learns verbs through the small Vocabulary interface (a
 // StaticVocabulary for fixed sets), asks the host whether an intent is
 // read-only through Options.ReadOnly, and imports no other package of the
-// project. Design decisions where DIALECT.md is silent are in docs/detect.md.
+// project. Design decisions where docs/language.md is silent are in docs/detect.md.
 package detect

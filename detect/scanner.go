@@ -220,7 +220,7 @@ func indexNL(p []byte) int {
 	return bytes.IndexByte(p, '\n')
 }
 
-// Close ends the message and takes the decisions of DIALECT.md §2.
+// Close ends the message and takes the decisions of docs/language.md §2.
 func (s *Scanner) Close() error {
 	if s.closed {
 		return nil

@@ -12,7 +12,7 @@ type Intent interface {
 	// "custom".
 	Kind() string
 	// ReadOnly reports whether carrying out the intent leaves every store
-	// and every outside party untouched (DIALECT.md §2: recall read or
+	// and every outside party untouched (docs/language.md §2: recall read or
 	// search, search, calc).
 	ReadOnly() bool
 }
@@ -91,7 +91,7 @@ type Search struct {
 	Refs    []Ref     `json:"refs,omitempty"`
 }
 
-// The search domains of DIALECT.md §5.
+// The search domains of docs/language.md §5.
 const (
 	DomainArchival      = "archival"
 	DomainConversations = "conversations"

@@ -128,7 +128,7 @@ func collectLiterals(alts []*grammarbridge.Alt, into map[string]bool) {
 
 func asNoMatch(err error, nm **grammarbridge.NoMatchError) bool { return errors.As(err, nm) }
 
-// impliedOp is the operation an alias implies (DIALECT.md §5: forget →
+// impliedOp is the operation an alias implies (docs/language.md §5: forget →
 // delete): the keyword put before the arguments unless they start with one.
 func impliedOp(verb, token string) string {
 	if verb != "recall" {
@@ -356,7 +356,7 @@ func (p *parser) searchMod(s *intent.Search, m any) error {
 	return nil
 }
 
-// builtinDomains are the send domains of DIALECT.md §5.
+// builtinDomains are the send domains of docs/language.md §5.
 var builtinDomains = []string{"user", "agent", "channel", "bluesky", "discord"}
 
 func buildSend(r *Registry, via string) func(p *parser, val map[string]any) (intent.Intent, error) {

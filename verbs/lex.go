@@ -16,7 +16,7 @@ import (
 // rendering of the arguments in which every keyword it knows stays as
 // written and every other token is replaced by a placeholder of its class
 // and position ("zw3", "zq4"). Captured placeholders are mapped back to the
-// text as written, so glued punctuation survives (DIALECT.md §3) and no
+// text as written, so glued punctuation survives (docs/language.md §3) and no
 // user text can be mistaken for grammar syntax.
 
 // tokKind is the lexical class of an argument token.

@@ -29,7 +29,7 @@ var testBlocks = blocks{"project_notes": true, "meeting_notes": true, "human": t
 
 const diff = "--- a/notes\n+++ b/notes\n@@ -1 +1 @@\n-old line\n+new line\n"
 
-// TestParseForms covers every form of DIALECT.md §5, by its JSON intent.
+// TestParseForms covers every form of docs/language.md §5, by its JSON intent.
 func TestParseForms(t *testing.T) {
 	r := mustRegistry(t, nil, nil)
 	for _, tt := range []struct {

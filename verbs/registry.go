@@ -111,7 +111,7 @@ type Registry struct {
 	executors map[string]Executor // by Call.Runs
 }
 
-// authorityVerbs need an authority role (DIALECT.md §5).
+// authorityVerbs need an authority role (docs/language.md §5).
 var authorityVerbs = map[string]bool{"approve": true, "deny": true, "escalate": true, "halt": true}
 
 // NewRegistry builds the registry from the built-in verbs and exts. Tools
