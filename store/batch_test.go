@@ -2,8 +2,8 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -24,7 +24,7 @@ func TestBatchedLosesNothing(t *testing.T) {
 	}
 	var errs []error
 	var mu sync.Mutex
-	b, err := NewBatched(s, 16, func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() })
+	b, err := NewBatched(s, 4096, func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,10 @@ func TestBatchedFailedWriteAlone(t *testing.T) {
 	defer b.Close()
 	b.LogMessage(ctx, Message{Session: "s", Content: "kept one"})
 	b.LogMessage(ctx, Message{Session: "s", Content: "kept two"})
-	b.enqueue(ctx, item{fn: func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, `INSERT INTO no_such_table VALUES (1)`); return err }})
+	b.enqueue(ctx, item{fn: func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO no_such_table VALUES (1)`)
+		return err
+	}})
 	b.LogMessage(ctx, Message{Session: "s", Content: "kept three"})
 	hits, err := b.SearchMessages(ctx, "kept", MessageQuery{})
 	if err != nil || len(hits) != 3 || len(errs) != 1 {
