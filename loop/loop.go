@@ -105,8 +105,13 @@ type Options struct {
 	// HideActions).
 	OnText func(text string)
 	// OnResult receives each result when its message is complete, in
-	// message order.
+	// message order (after Decide).
 	OnResult func(dialect.Result)
+	// Decide, when not nil, is asked about each action queued for
+	// approval before the results turn is written; it returns the result
+	// to report instead (e.g. of rt.Approve after asking a person), or
+	// the one it got to leave the action queued.
+	Decide func(ctx context.Context, r dialect.Result) dialect.Result
 	// OnTurn receives each turn when its actions have run.
 	OnTurn func(Turn)
 }
@@ -225,7 +230,7 @@ func Run(ctx context.Context, rt *dialect.Runtime, m Model, conv []Message, o Op
 func step(ctx context.Context, rt *dialect.Runtime, m Model, system string, msgs []Message, o Options) (Turn, error) {
 	var t Turn
 	meta := o.Meta
-	s := rt.NewStream(ctx, meta.Message(""), o.OnResult)
+	s := rt.NewStream(ctx, meta.Message(""), nil)
 	var shown io.Writer = io.Discard
 	var filter io.WriteCloser
 	if o.OnText != nil {
@@ -246,6 +251,14 @@ func step(ctx context.Context, rt *dialect.Runtime, m Model, system string, msgs
 	results, err := s.Close()
 	if results == nil {
 		results = []dialect.Result{}
+	}
+	for i := range results {
+		if results[i].Status == dialect.StatusPending && o.Decide != nil {
+			results[i] = o.Decide(ctx, results[i])
+		}
+		if o.OnResult != nil {
+			o.OnResult(results[i])
+		}
 	}
 	t.Results = results
 	return t, err
