@@ -182,6 +182,11 @@ func TestParseFailures(t *testing.T) {
 		{"tell nobody", "tell", Input{}, codes.MissingArg, 0, "needs an agent"},
 		{"context bad shape", "context", Input{Args: "human likes tea"}, codes.MalformedSyntax, 13, "expected '->'"}, // the furthest point: "human likes" read as the block
 		{"context nothing", "context", Input{}, codes.MissingArg, 0, "needs a block"},
+		{"replacement with stray quoted text", "context", Input{Args: `human "old" -> "new" "extra"`}, codes.MalformedSyntax, 22, `"extra" is outside the quoted text`},
+		{"replacement with stray word", "context", Input{Args: `human "old" -> "new" please`}, codes.MalformedSyntax, 22, `please is outside`},
+		{"replaced text with stray quoted text", "context", Input{Args: `human "old" "x" -> "new"`}, codes.MalformedSyntax, 13, `"x" is outside`},
+		{"words then a quote", "context", Input{Args: `human likes "tea" -> coffee`}, codes.MalformedSyntax, 13, `"tea" is outside`},
+		{"replace with, stray quote", "context", Input{Args: `replace in human "old" with "new" "x"`}, codes.MalformedSyntax, 35, `"x" is outside`},
 		{"context no content", "context", Input{Args: "human"}, codes.MissingArg, 0, "content to add"},
 		{"context swap without label", "context", Input{Args: "swap persona"}, codes.MissingArg, 0, "expected"},
 		{"approve no id", "approve", Input{}, codes.MissingArg, 0, "/approve 12"},
