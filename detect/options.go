@@ -28,7 +28,9 @@ type Options struct {
 	// MaxActionSize caps one action's arguments plus content, in bytes
 	// (default 64 KiB). A larger action is reported with reason TooLarge
 	// and its content is truncated to this size, which also bounds the
-	// memory an unterminated block can take.
+	// memory an unterminated block can take. It also bounds the text held
+	// back while a backtick run may open a code span that closes on a later
+	// line; past it the span is taken to be open.
 	MaxActionSize int
 
 	// EarlyExecution turns on streaming early execution: an action with
