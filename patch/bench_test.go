@@ -11,14 +11,25 @@ import (
 // ../../shared/data, beside the checkout), or skips.
 func sharedChanges(tb testing.TB) []fixture {
 	tb.Helper()
-	dir := os.Getenv("DIALECT_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
+	out := sharedChangesIfAny(tb)
+	if len(out) == 0 {
+		tb.Skipf("no shared data under %s (set DIALECT_DATA)", sharedDir())
 	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "diffs", "*", "*", "diff.patch"))
-	if len(paths) == 0 {
-		tb.Skipf("no shared data under %s (set DIALECT_DATA)", dir)
+	return out
+}
+
+// sharedDir is where the shared data is looked for.
+func sharedDir() string {
+	if dir := os.Getenv("DIALECT_DATA"); dir != "" {
+		return dir
 	}
+	return filepath.Join("..", "..", "shared", "data")
+}
+
+// sharedChangesIfAny is sharedChanges, or nil without the shared data.
+func sharedChangesIfAny(tb testing.TB) []fixture {
+	tb.Helper()
+	paths, _ := filepath.Glob(filepath.Join(sharedDir(), "diffs", "*", "*", "diff.patch"))
 	sort.Strings(paths)
 	var out []fixture
 	for _, p := range paths {
