@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -618,30 +620,40 @@ func (c *careful) locate(i int, w window) (*fits, error) {
 		// Where the level dropped context, the places whose surroundings
 		// match more of it fit better (see score).
 		dropped := lv.pf+lv.sf > 0
-		best := 2 * (lv.pf + lv.sf)
-		err := c.scan(ks, pat, lo, hi, false, func(q int) bool {
-			if dropped {
-				switch s := c.score(i, lv, q); {
-				case s > f.score:
-					f.score, f.n, f.first, f.last = s, 1, q, q
-				case s == f.score:
-					f.n, f.last = f.n+1, q
-				}
-				return f.n <= maxPlaces || f.score < best
-			}
+		count := func(q int) bool {
 			if f.n++; f.n == 1 {
 				f.first = q
 			}
 			f.last = q
 			return f.n <= maxPlaces
-		})
+		}
+		var err error
+		if !dropped {
+			err = c.scan(ks, pat, lo, hi, false, count)
+		} else {
+			// Where the level dropped context, the places whose
+			// surroundings match more of it fit better. Dropped lines
+			// that are rare in the text score only at a few places:
+			// those are rated first, and if one of them beats anything
+			// the frequent lines can give, the others need no look.
+			cand, most := c.candidates(i, lv, lo, hi)
+			for _, q := range cand {
+				if c.matchAt(ks, pat, q, lo, hi) {
+					c.rate(f, c.score(i, lv, q), q)
+				}
+			}
+			if f.n == 0 || f.score <= most {
+				f.n, f.score = 0, -1
+				err = c.scan(ks, pat, lo, hi, false, func(q int) bool {
+					c.rate(f, c.score(i, lv, q), q)
+					return f.n <= maxPlaces || f.score < most
+				})
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
 		if f.n > 0 {
-			if !dropped {
-				f.score = -1
-			}
 			return f, nil
 		}
 	}
@@ -660,6 +672,62 @@ func (c *careful) noMatch(i int, w window) error {
 		where = fmt.Sprintf(" between line %d and line %d, where the hunks around it leave room", w.lo+1, w.hi)
 	}
 	return c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("its context and removed lines are found nowhere%s%s", where, how(level{fuzz: c.opt.Fuzz, ws: c.opt.IgnoreWhitespace})))
+}
+
+// rate counts the place q of f, with score s: the best score so far
+// starts the count again.
+func (c *careful) rate(f *fits, s, q int) {
+	switch {
+	case s > f.score:
+		f.score, f.n, f.first, f.last = s, 1, q, q
+	case s == f.score:
+		f.n, f.last = f.n+1, q
+	}
+}
+
+// candidates splits the context lines that level lv drops from hunk i
+// into rare and frequent ones in the window [lo, hi) of the text (compared
+// with whitespace normalised). It returns, in order, the places where a
+// rare one is, at its distance from the place: elsewhere a place scores
+// only by the frequent ones, at most most.
+func (c *careful) candidates(i int, lv level, lo, hi int) (cand []int, most int) {
+	ws := c.wsSpace()
+	old, oldWS := c.oldExact[i], c.oldWS[i]
+	m := len(old) - lv.pf - lv.sf
+	// within returns the text lines in the window where the dropped old
+	// line k would be, of ks's number id.
+	within := func(ks *keyspace, id int32, k int) []int32 {
+		o := ks.occurs(id)
+		from := sort.Search(len(o), func(j int) bool { return int(o[j]) >= lo+k-lv.pf })
+		to := sort.Search(len(o), func(j int) bool { return int(o[j]) > hi-m+k-lv.pf })
+		return o[from:max(from, to)]
+	}
+	rare := (hi - lo) / 8
+	var dropped []int
+	for k := range lv.pf {
+		dropped = append(dropped, k)
+	}
+	for k := len(old) - lv.sf; k < len(old); k++ {
+		dropped = append(dropped, k)
+	}
+	for _, k := range dropped {
+		c.work += 4 * bits.Len(uint(c.t.n()))
+		occ := within(ws, oldWS[k], k)
+		if len(occ) <= rare {
+			for _, j := range occ {
+				cand = append(cand, int(j)-k+lv.pf)
+			}
+			continue
+		}
+		if len(within(&c.exact, old[k], k)) > 0 {
+			most += 2
+		} else {
+			most++
+		}
+	}
+	slices.Sort(cand)
+	c.work += len(cand) * (1 + bits.Len(uint(len(cand))))
+	return slices.Compact(cand), most
 }
 
 // matchAt reports whether pat matches at q, inside [lo, hi).

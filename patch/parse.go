@@ -34,6 +34,9 @@ const maxLineNumber = 1 << 30
 func Parse(diff string) (*Patch, error) {
 	lines := splitDiff(diff)
 	p := &Patch{}
+	if n := strings.Count(diff, "\n@@"); n > 0 {
+		p.Hunks = make([]Hunk, 0, n+1)
+	}
 	// Models repeat the headers of the same file before each hunk; only
 	// headers that name another file start a second file.
 	gitLine, headers := "", false
@@ -153,6 +156,7 @@ func readBody(lines []string, from int, h Hunk, counted bool) (Hunk, int, error)
 		h.Recounted = counted
 	}
 
+	h.Lines = make([]Line, 0, end-from)
 	for _, l := range lines[from:end] {
 		switch {
 		case l == "":
