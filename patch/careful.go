@@ -144,9 +144,14 @@ func newCareful(ctx context.Context, p *Patch, t *text, opt Options) *careful {
 	}
 	c.exact.ids = map[string]int32{}
 	c.oldExact, c.newExact = make([][]int32, n), make([][]int32, n)
+	// Most lines of a text are in no hunk; their length and ends say so
+	// without hashing them.
+	var seen sketch
 	for i := range p.Hunks {
 		for _, l := range p.Hunks[i].Lines {
-			id := c.exact.intern(lineKey(l.Text))
+			key := lineKey(l.Text)
+			seen.add(key)
+			id := c.exact.intern(key)
 			if l.old() {
 				c.oldExact[i] = append(c.oldExact[i], id)
 			}
@@ -156,7 +161,11 @@ func newCareful(ctx context.Context, p *Patch, t *text, opt Options) *careful {
 		}
 	}
 	c.exact.index(t.n(), func(i int, _ []byte) (int32, []byte) {
-		id, ok := c.exact.ids[lineKey(t.line(i))]
+		key := lineKey(t.line(i))
+		if !seen.has(key) {
+			return -1, nil
+		}
+		id, ok := c.exact.ids[key]
 		if !ok {
 			return -1, nil
 		}

@@ -63,6 +63,22 @@ func (ks *keyspace) index(n int, lookup func(i int, buf []byte) (int32, []byte))
 	}
 }
 
+// sketch is a set of keys that may say yes wrongly but never no: one bit
+// per length and first and last byte.
+type sketch [1024]uint64
+
+// bit returns the bit of key.
+func (*sketch) bit(key string) uint {
+	h := uint(len(key)) * 0x9e37
+	if key != "" {
+		h += uint(key[0])*0x61 + uint(key[len(key)-1])
+	}
+	return h & (1<<16 - 1)
+}
+
+func (s *sketch) add(key string)      { b := s.bit(key); s[b/64] |= 1 << (b % 64) }
+func (s *sketch) has(key string) bool { b := s.bit(key); return s[b/64]&(1<<(b%64)) != 0 }
+
 // occurs returns the text lines whose number is id.
 func (ks *keyspace) occurs(id int32) []int32 { return ks.pos[ks.start[id]:ks.start[id+1]] }
 
