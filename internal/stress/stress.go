@@ -111,3 +111,12 @@ func ChainPatch(hunks int) (block, diff, want string) {
 	}
 	return b.String(), d.String(), w.String()
 }
+
+// WildcardGrammar is the grammar of the issue: four wildcards split by a
+// literal, "a", and closed by another, "b". Against WildcardInput every
+// way of splitting the input at its a's is tried until the work limit
+// stops the match.
+const WildcardGrammar = `<Start> = $(x:wildcard) a $(y:wildcard) a $(z:wildcard) a $(q:wildcard) b -> { x, y, z, q };`
+
+// WildcardInput returns "a a a ..." of n bytes (rounded down to even).
+func WildcardInput(n int) string { return strings.Repeat("a ", n/2) }
