@@ -70,7 +70,7 @@ func ApplyContext(ctx context.Context, original, diff string, opt Options) (stri
 	if err := ctx.Err(); err != nil {
 		return "", nil, fmt.Errorf("patch not applied: %w", err)
 	}
-	p, err := Parse(diff)
+	p, err := parse(ctx, diff)
 	if err != nil {
 		return "", nil, err
 	}

@@ -66,7 +66,10 @@ func applyCounting(tb testing.TB, h hostile) (string, int, error) {
 		tb.Fatalf("%s: %v", h.name, err)
 	}
 	t := newText(h.old)
-	c := newCareful(context.Background(), p, t, h.opt)
+	c, err := newCareful(context.Background(), p, t, h.opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	places, err := c.run()
 	if err != nil {
 		return "", c.work, err
@@ -147,7 +150,10 @@ func TestApplyContext(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cw := newCareful(c, p, newText(h.old), h.opt)
+		cw, err := newCareful(c, p, newText(h.old), h.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
 		_, _ = cw.run()
 		looks := c.looks.Load()
 		if perLook := cw.work / int(looks); perLook > 4*checkEvery {
@@ -206,7 +212,7 @@ func TestScan(t *testing.T) {
 		for k := range ids {
 			ks.intern(fmt.Sprint(k))
 		}
-		ks.index(len(text), func(i int, buf []byte) (int32, []byte) { return text[i], buf })
+		_ = ks.index(nil, len(text), func(i int, buf []byte) (int32, []byte) { return text[i], buf })
 		lo := r.IntN(len(text) + 1)
 		hi := lo + r.IntN(len(text)-lo+1)
 		var want []int

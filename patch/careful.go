@@ -130,37 +130,55 @@ func (p *Patch) placeCareful(ctx context.Context, t *text, opt Options) ([]place
 	if t.n() > maxTextLines {
 		return nil, &ApplyError{Msg: fmt.Sprintf("the text has more than %d lines", maxTextLines), Kind: ErrNoMatch}
 	}
-	return newCareful(ctx, p, t, opt).run()
+	c, err := newCareful(ctx, p, t, opt)
+	if err != nil {
+		return nil, c.stop(-1, err)
+	}
+	return c.run()
 }
 
 // newCareful prepares the careful application of p to t: it numbers the
-// hunks' lines and the text's.
-func newCareful(ctx context.Context, p *Patch, t *text, opt Options) *careful {
+// hunks' lines and the text's. The error is ctx's.
+func newCareful(ctx context.Context, p *Patch, t *text, opt Options) (*careful, error) {
 	n := len(p.Hunks)
 	c := &careful{ctx: ctx, p: p, t: t, opt: opt, places: make([]place, n), placed: make([]bool, n), keep: make([]span, n), ends: make([]int, n)}
 	c.budget = max(minWork, workPerLine*t.n()*n)
 	for i := range c.keep {
 		c.keep[i] = span{-1, -1} // searched never
 	}
-	c.exact.ids = map[string]int32{}
+	lines := 0
+	for i := range p.Hunks {
+		lines += len(p.Hunks[i].Lines)
+	}
+	c.exact.ids = make(map[string]int32, lines)
 	c.oldExact, c.newExact = make([][]int32, n), make([][]int32, n)
+	// One array holds every hunk's old and new lines (a line of context is
+	// in both).
+	ids := make([]int32, 0, 2*lines)
 	// Most lines of a text are in no hunk; their length and ends say so
 	// without hashing them.
 	var seen sketch
 	for i := range p.Hunks {
+		from := len(ids)
 		for _, l := range p.Hunks[i].Lines {
-			key := lineKey(l.Text)
-			seen.add(key)
-			id := c.exact.intern(key)
 			if l.old() {
-				c.oldExact[i] = append(c.oldExact[i], id)
-			}
-			if l.new() {
-				c.newExact[i] = append(c.newExact[i], id)
+				key := lineKey(l.Text)
+				seen.add(key)
+				ids = append(ids, c.exact.intern(key))
 			}
 		}
+		c.oldExact[i] = ids[from:len(ids):len(ids)]
+		from = len(ids)
+		for _, l := range p.Hunks[i].Lines {
+			if l.new() {
+				key := lineKey(l.Text)
+				seen.add(key)
+				ids = append(ids, c.exact.intern(key))
+			}
+		}
+		c.newExact[i] = ids[from:len(ids):len(ids)]
 	}
-	c.exact.index(t.n(), func(i int, _ []byte) (int32, []byte) {
+	err := c.exact.index(ctx, t.n(), func(i int, _ []byte) (int32, []byte) {
 		key := lineKey(t.line(i))
 		if !seen.has(key) {
 			return -1, nil
@@ -171,7 +189,7 @@ func newCareful(ctx context.Context, p *Patch, t *text, opt Options) *careful {
 		}
 		return id, nil
 	})
-	return c
+	return c, err
 }
 
 // run places the hunks.
@@ -575,7 +593,9 @@ func (c *careful) wsSpace() *keyspace {
 			}
 		}
 	}
-	ks.index(c.t.n(), func(i int, buf []byte) (int32, []byte) {
+	// Not stopped by the context: it is made once, and most applications
+	// never need it.
+	ks.index(nil, c.t.n(), func(i int, buf []byte) (int32, []byte) {
 		buf = appendWSKey(buf[:0], lineKey(c.t.line(i)))
 		id, ok := ks.ids[string(buf)]
 		if !ok {

@@ -36,11 +36,19 @@ func (ks *keyspace) intern(key string) int32 {
 // index gives the text's n lines their numbers, lookup(i, buf) returning
 // line i's (or -1) and buf, a scratch buffer it may reuse, and lists where
 // each number occurs.
-func (ks *keyspace) index(n int, lookup func(i int, buf []byte) (int32, []byte)) {
+//
+// It gives up, returning ctx's error, when ctx (unless nil) is done,
+// looking every indexCheck lines.
+func (ks *keyspace) index(ctx context.Context, n int, lookup func(i int, buf []byte) (int32, []byte)) error {
 	ks.text = make([]int32, n)
 	count := make([]int32, len(ks.ids)+1)
 	var buf []byte
 	for i := range n {
+		if ctx != nil && i%indexCheck == indexCheck-1 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		var id int32
 		id, buf = lookup(i, buf)
 		ks.text[i] = id
@@ -61,7 +69,12 @@ func (ks *keyspace) index(n int, lookup func(i int, buf []byte) (int32, []byte))
 			fill[id]++
 		}
 	}
+	return nil
 }
+
+// indexCheck is how many lines index numbers between two looks at the
+// context: well under a millisecond's work.
+const indexCheck = 1 << 14
 
 // sketch is a set of keys that may say yes wrongly but never no: one bit
 // per length and first and last byte.
