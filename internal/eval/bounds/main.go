@@ -18,6 +18,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,7 +135,7 @@ func main() {
 	gnu := flag.String("gnu", "", "also run GNU patch from `path` on the patch cases")
 	flag.Parse()
 	if *one != "" {
-		if err := child(*one, *inputOnly, *deadline); err != nil {
+		if err := child(os.Stdout, *one, *inputOnly, *deadline); err != nil {
 			fmt.Fprintln(os.Stderr, "bounds:", err)
 			os.Exit(1)
 		}
@@ -147,16 +148,16 @@ func main() {
 }
 
 // child makes the input of one measurement and, unless inputOnly, runs it,
-// printing "outcome cpu-seconds wall-seconds".
-func child(name string, inputOnly bool, deadline time.Duration) error {
+// writing "outcome cpu-seconds wall-seconds" to w.
+func child(w io.Writer, name string, inputOnly bool, deadline time.Duration) error {
 	for _, m := range cases() {
 		if m.name != name {
 			continue
 		}
 		in := m.input()
 		if inputOnly {
-			fmt.Println("input 0 0")
-			return nil
+			_, err := fmt.Fprintln(w, "input 0 0")
+			return err
 		}
 		ctx := context.Background()
 		if deadline > 0 {
@@ -166,8 +167,8 @@ func child(name string, inputOnly bool, deadline time.Duration) error {
 		}
 		cpu0, start := cpuTime(), time.Now()
 		outcome := m.run(ctx, in)
-		fmt.Println(strings.ReplaceAll(outcome, " ", "_"), (cpuTime() - cpu0).Seconds(), time.Since(start).Seconds())
-		return nil
+		_, err := fmt.Fprintln(w, strings.ReplaceAll(outcome, " ", "_"), (cpuTime() - cpu0).Seconds(), time.Since(start).Seconds())
+		return err
 	}
 	return fmt.Errorf("no case %q", name)
 }
