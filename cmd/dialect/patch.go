@@ -28,7 +28,7 @@ func runPatch(ctx context.Context, sio *stdio, args []string) error {
 	}
 	switch args[0] {
 	case "apply":
-		return runPatchApply(sio, args[1:])
+		return runPatchApply(ctx, sio, args[1:])
 	case "diff":
 		return runPatchDiff(sio, args[1:])
 	}
@@ -36,8 +36,9 @@ func runPatch(ctx context.Context, sio *stdio, args []string) error {
 }
 
 // runPatchApply writes the patched text to stdout. Nothing is written when
-// the patch cannot be applied safely: the whole text is built first.
-func runPatchApply(sio *stdio, args []string) error {
+// the patch cannot be applied safely, or ctx ends first: the whole text is
+// built first.
+func runPatchApply(ctx context.Context, sio *stdio, args []string) error {
 	fs := flag.NewFlagSet("patch apply", flag.ContinueOnError)
 	fs.SetOutput(sio.err)
 	file := fs.String("file", "", "the original text (- for stdin)")
@@ -70,7 +71,7 @@ func runPatchApply(sio *stdio, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, rep, err := patch.ApplyWith(original, diffText, patch.Options{Strict: *strict, Fuzz: *fuzz, IgnoreWhitespace: ignoreWS})
+	out, rep, err := patch.ApplyContext(ctx, original, diffText, patch.Options{Strict: *strict, Fuzz: *fuzz, IgnoreWhitespace: ignoreWS})
 	if errors.Is(err, patch.ErrAmbiguous) {
 		return fmt.Errorf("%w (--strict applies a diff whose line numbers are right where they say)", err)
 	}
