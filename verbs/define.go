@@ -92,7 +92,7 @@ func (r *Registry) parseDefined(ctx context.Context, v *Verb, in Input) (intent.
 	var err error
 	switch {
 	case v.grammar != nil:
-		args, _, err = r.matchCustom(v, in)
+		args, _, err = r.matchCustom(ctx, v, in)
 	case v.def.Parse != nil:
 		args, err = v.def.Parse(ctx, in)
 		var pe *ParseError

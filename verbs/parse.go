@@ -157,7 +157,10 @@ func (p *parser) run(b *builtin) (intent.Intent, error) {
 	if len(p.r.words) == 0 {
 		return b.build(p, nil)
 	}
-	m, err := b.grammar.Best(p.r.input)
+	m, err := b.grammar.BestContext(p.ctx, p.r.input)
+	if err != nil && p.ctx.Err() != nil {
+		return nil, p.ctx.Err() // the action's time ran out: TIMEOUT, not the model's mistake
+	}
 	if err != nil {
 		return nil, p.noMatch(b, err)
 	}
@@ -220,7 +223,7 @@ func (p *parser) noMatch(b *builtin, err error) error {
 func (p *parser) wantsMore(b *builtin) bool {
 	n := strconv.Itoa(len(p.r.words))
 	for _, ph := range []string{"zw", "zq", "za", "zu"} {
-		if ms, err := b.grammar.Match(p.r.input + " " + ph + n); err == nil && len(ms) > 0 {
+		if ms, err := b.grammar.MatchContext(p.ctx, p.r.input+" "+ph+n); err == nil && len(ms) > 0 {
 			return true
 		}
 	}
