@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -24,8 +25,10 @@ import (
 const Flag = "-mcp-test-server"
 
 // Command is the argv that starts the server in mode with notes kept in
-// dir: mode "notes" serves; "hang" never answers; "crash" writes to stderr
-// and exits 1. Each start appends the process id to dir/starts.
+// dir: mode "notes" serves; "spawn" serves after starting a child process
+// that never ends by itself (its pid in dir/child); "hang" never answers;
+// "crash" writes to stderr and exits 1. Each start appends the process id
+// to dir/starts.
 func Command(mode, dir string) []string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -49,6 +52,13 @@ func Main() {
 	switch os.Args[2] {
 	case "hang":
 		time.Sleep(time.Hour)
+	case "spawn":
+		// A child of its own in the same process group, as npx starts
+		// node: it outlives the server unless the group is killed.
+		child := exec.Command("sleep", "3600")
+		if child.Start() == nil {
+			os.WriteFile(filepath.Join(os.Args[3], "child"), []byte(fmt.Sprint(child.Process.Pid)), 0o644)
+		}
 	case "crash":
 		fmt.Fprintln(os.Stderr, "mcptest: cannot open the database: permission denied")
 		os.Exit(1)
@@ -95,6 +105,17 @@ type sleepArgs struct {
 // Server returns the server, keeping notes in dir.
 func Server(dir string) *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "mcptest", Version: "1"}, nil)
+	s.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if r, ok := req.(*sdk.CallToolRequest); ok && r.Params != nil {
+				if f, err := os.OpenFile(filepath.Join(dir, "calls"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+					fmt.Fprintln(f, r.Params.Name)
+					f.Close()
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
 	path := func(name string) string { return filepath.Join(dir, filepath.Base(name)+".txt") }
 	text := func(s string) *sdk.CallToolResult {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
@@ -180,4 +201,19 @@ func Starts(dir string) []int {
 		out = append(out, pid)
 	}
 	return out
+}
+
+// Child returns the process id of the child a "spawn" server started, or 0.
+func Child(dir string) int {
+	b, _ := os.ReadFile(filepath.Join(dir, "child"))
+	var pid int
+	fmt.Sscan(string(b), &pid)
+	return pid
+}
+
+// Calls returns the names of the tools called on the servers of dir, in
+// order.
+func Calls(dir string) []string {
+	b, _ := os.ReadFile(filepath.Join(dir, "calls"))
+	return strings.Fields(string(b))
 }
