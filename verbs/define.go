@@ -72,10 +72,10 @@ type Operation struct {
 
 // Param is one parameter of an Operation.
 type Param struct {
-	Name        string
-	Type        string // the JSON Schema type: string, number, integer, boolean, array, object
-	Description string
-	Required    bool
+	Name        string `json:"name"`
+	Type        string `json:"type,omitempty"` // the JSON Schema type: string, number, integer, boolean, array, object
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required"`
 }
 
 // define adds d to the registry.
