@@ -73,7 +73,8 @@ type Operation struct {
 // Param is one parameter of an Operation.
 type Param struct {
 	Name        string `json:"name"`
-	Type        string `json:"type,omitempty"` // the JSON Schema type: string, number, integer, boolean, array, object
+	Type        string `json:"type,omitempty"`  // the JSON Schema type: string, number, integer, boolean, array, object
+	Items       string `json:"items,omitempty"` // an array's item type
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required"`
 }

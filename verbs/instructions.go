@@ -203,7 +203,7 @@ func operationLine(op Operation) string {
 	var b strings.Builder
 	b.WriteString(oneLine(op.Name, 64))
 	for _, p := range op.Params {
-		arg := oneLine(p.Name, 64) + "=" + typeWord(p.Type)
+		arg := oneLine(p.Name, 64) + "=" + typeWord(p.Type, p.Items)
 		if !p.Required {
 			arg = "[" + arg + "]"
 		}
@@ -215,14 +215,18 @@ func operationLine(op Operation) string {
 	return b.String()
 }
 
-// typeWord is how a parameter's type is shown.
-func typeWord(t string) string {
+// typeWord is how a parameter's type is shown: an array of objects is
+// written as JSON, other arrays as a comma list.
+func typeWord(t, items string) string {
 	switch t {
 	case "number", "integer":
 		return "N"
 	case "boolean":
 		return "true|false"
 	case "array":
+		if items == "object" || items == "array" {
+			return "[{...}]"
+		}
 		return "A,B"
 	case "object":
 		return "{...}"

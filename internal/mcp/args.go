@@ -524,7 +524,7 @@ func (c *call) paramList() string {
 	}
 	var parts []string
 	for _, p := range c.tool.params {
-		s := p.name + "=" + typeWord(p.typ)
+		s := p.name + "=" + typeWord(p.typ, p.items)
 		if !p.required {
 			s = "[" + s + "]"
 		}
@@ -533,13 +533,16 @@ func (c *call) paramList() string {
 	return strings.Join(parts, " ")
 }
 
-func typeWord(t string) string {
+func typeWord(t, items string) string {
 	switch t {
 	case "number", "integer":
 		return "N"
 	case "boolean":
 		return "true|false"
 	case "array":
+		if items == "object" || items == "array" {
+			return "[{...}]"
+		}
 		return "A,B"
 	case "object":
 		return "{...}"

@@ -142,6 +142,9 @@ func (s *server) get(ctx context.Context) (*conn, error) {
 				return nil, err
 			}
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return nil, codes.Wrap(codes.Timeout, ctx.Err(), "the MCP server %s was still starting when the action's time ran out", s.cfg.Name)
+			}
 			return nil, ctx.Err()
 		}
 	}
@@ -163,11 +166,14 @@ func (s *server) start(done chan struct{}) {
 		err = s.startError(ctx, c, err)
 	}
 	s.mu.Lock()
-	switch {
-	case s.closed && err == nil:
-		go c.close()
+	if s.closed && err == nil {
+		// Closed while starting: stop it now, before Close returns.
+		s.mu.Unlock()
+		c.close()
+		s.mu.Lock()
 		err = codes.Errorf(codes.ServerFailed, "the MCP server %s is closed", s.cfg.Name)
-		fallthrough
+	}
+	switch {
 	case err != nil:
 		s.failed, s.failedAt = err, time.Now()
 	default:
@@ -262,13 +268,19 @@ func (c *conn) close() {
 	killGroup(c.pid)
 }
 
+// close stops the server, waiting for a start under way to end (the
+// Manager's context is cancelled first, so it ends soon): a process
+// started must not outlive the runtime.
 func (s *server) close() {
 	s.mu.Lock()
 	s.closed = true
-	c := s.conn
+	c, starting := s.conn, s.starting
 	s.conn = nil
 	s.mu.Unlock()
 	c.close()
+	if starting != nil {
+		<-starting
+	}
 }
 
 // forgetTools drops the tool list after the server said it changed; the

@@ -350,3 +350,30 @@ func TestCloseKillsGroup(t *testing.T) {
 	m.Close()
 	waitGone(t, child)
 }
+
+// TestCloseDuringStart: a server still starting when the manager closes
+// (a one-shot `dialect run` whose action timed out) is stopped before
+// Close returns.
+func TestCloseDuringStart(t *testing.T) {
+	m, r, dir := notes(t, "spawn-hang", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, _, err := run(ctx, r, "pid", ""); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "still starting") {
+		t.Fatalf("got %v", err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); len(mcptest.Starts(dir)) == 0 || mcptest.Child(dir) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server did not start")
+		}
+	}
+	m.Close()
+	// Signals take a moment to land; a start left running would take a
+	// second or more (the SDK's terminate delay) to kill them.
+	time.Sleep(200 * time.Millisecond)
+	for _, pid := range []int{mcptest.Starts(dir)[0], mcptest.Child(dir)} {
+		if alive(pid) {
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			t.Errorf("process %d outlived Close: %s", pid, b)
+		}
+	}
+}

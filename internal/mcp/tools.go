@@ -233,7 +233,7 @@ func (ts *toolSet) operations() []verbs.Operation {
 	for _, t := range ts.list {
 		op := verbs.Operation{Name: t.name, Description: t.description, ReadOnly: t.readOnly, Destructive: t.destructive}
 		for _, p := range t.params {
-			op.Params = append(op.Params, verbs.Param{Name: p.name, Type: p.typ, Description: p.description, Required: p.required})
+			op.Params = append(op.Params, verbs.Param{Name: p.name, Type: p.typ, Items: p.items, Description: p.description, Required: p.required})
 		}
 		out = append(out, op)
 	}

@@ -26,7 +26,8 @@ const Flag = "-mcp-test-server"
 
 // Command is the argv that starts the server in mode with notes kept in
 // dir: mode "notes" serves; "spawn" serves after starting a child process
-// that never ends by itself (its pid in dir/child); "hang" never answers;
+// that never ends by itself (its pid in dir/child), "spawn-hang" starts it
+// and never answers; "hang" never answers;
 // "crash" writes to stderr and exits 1. Each start appends the process id
 // to dir/starts.
 func Command(mode, dir string) []string {
@@ -52,12 +53,15 @@ func Main() {
 	switch os.Args[2] {
 	case "hang":
 		time.Sleep(time.Hour)
-	case "spawn":
+	case "spawn", "spawn-hang":
 		// A child of its own in the same process group, as npx starts
 		// node: it outlives the server unless the group is killed.
 		child := exec.Command("sleep", "3600")
 		if child.Start() == nil {
 			os.WriteFile(filepath.Join(os.Args[3], "child"), []byte(fmt.Sprint(child.Process.Pid)), 0o644)
+		}
+		if os.Args[2] == "spawn-hang" {
+			time.Sleep(time.Hour)
 		}
 	case "crash":
 		fmt.Fprintln(os.Stderr, "mcptest: cannot open the database: permission denied")
