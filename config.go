@@ -14,6 +14,7 @@ import (
 	"github.com/pattern-dialect/dialect/detect"
 	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/fuzzy"
+	"github.com/pattern-dialect/dialect/internal/mcp"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
@@ -35,6 +36,10 @@ type Config struct {
 
 	Permission PermissionConfig       `toml:"permission"`
 	Agents     map[string]AgentConfig `toml:"agents"`
+
+	// MCP holds the [mcp.NAME] tables: MCP servers whose tools are the
+	// verb /NAME TOOL ARGUMENTS (docs/mcp.md).
+	MCP map[string]MCPServerConfig `toml:"mcp"`
 
 	// Source names where the configuration came from: a file path, or
 	// "embedded default". It is not read from TOML.
@@ -143,6 +148,40 @@ type AgentConfig struct {
 	Authority []string `toml:"authority"`
 }
 
+// MCPServerConfig is one [mcp.NAME] table: an MCP server reached over
+// stdio (command) or streamable HTTP (url), and how its tools are gated.
+type MCPServerConfig struct {
+	// Command starts a stdio server: argv, never a shell.
+	Command []string `toml:"command"`
+	// Env names the environment variables passed to the command besides
+	// PATH, HOME, LANG, LC_ALL, TZ and TMPDIR.
+	Env []string `toml:"env"`
+	// URL is a streamable HTTP server (http or https).
+	URL string `toml:"url"`
+	// Headers are sent to a url server; ${NAME} is read from the
+	// environment.
+	Headers map[string]string `toml:"headers"`
+	// Approve is "destructive" (default: queue tools that are not
+	// read-only and are destructive or do not say), "writes" (every tool
+	// that is not read-only), "all" or "none".
+	Approve string `toml:"approve"`
+	// Tools overrides approve per tool: [mcp.NAME.tools.TOOL] approve.
+	Tools map[string]MCPToolConfig `toml:"tools"`
+	// StartTimeout bounds starting the server and listing its tools.
+	StartTimeout Duration `toml:"start_timeout"`
+	// MaxOutput bounds one result's text, in bytes.
+	MaxOutput int `toml:"max_output"`
+	// Description and Aliases are the verb's.
+	Description string   `toml:"description"`
+	Aliases     []string `toml:"aliases"`
+}
+
+// MCPToolConfig is one [mcp.NAME.tools.TOOL] table.
+type MCPToolConfig struct {
+	// Approve overrides the server's approve for this tool.
+	Approve string `toml:"approve"`
+}
+
 // Duration is a time.Duration written in TOML as a string ("5s",
 // "250ms"); the executors' settings use the same type.
 type Duration = executor.Duration
@@ -244,6 +283,12 @@ func (c *Config) validate(name string, data []byte) error {
 			default:
 				bad("agents."+name+".authority", fmt.Sprintf("%q is not a role (approve, deny, escalate, halt)", role))
 			}
+		}
+	}
+	for name, m := range c.MCP {
+		var ce *mcp.ConfigError
+		if s := m.server(name); errors.As(s.Check(), &ce) {
+			bad("mcp."+ce.Key, ce.Msg)
 		}
 	}
 	if c.Run.ActionTimeout.Duration <= 0 {
@@ -402,4 +447,27 @@ func (c *Config) fuzzyOptions() fuzzy.Options {
 func (c *Config) errorAt(key, msg string) *ConfigError {
 	line, col := findKey(c.raw, key)
 	return &ConfigError{File: c.Source, Line: line, Column: col, Key: key, Msg: msg}
+}
+
+// mcpServers are the [mcp] tables as the MCP manager takes them.
+func (c *Config) mcpServers() []mcp.Server {
+	out := make([]mcp.Server, 0, len(c.MCP))
+	for name, m := range c.MCP {
+		out = append(out, m.server(name))
+	}
+	return out
+}
+
+func (m MCPServerConfig) server(name string) mcp.Server {
+	s := mcp.Server{
+		Name: name, Command: m.Command, Env: m.Env, URL: m.URL, Headers: m.Headers, Approve: m.Approve,
+		StartTimeout: m.StartTimeout.Duration, MaxOutput: m.MaxOutput, Description: m.Description, Aliases: m.Aliases,
+	}
+	for tool, t := range m.Tools {
+		if s.Tools == nil {
+			s.Tools = map[string]string{}
+		}
+		s.Tools[tool] = t.Approve
+	}
+	return s
 }
