@@ -82,7 +82,7 @@ func TestParseForms(t *testing.T) {
 		{"search in constellation", "search", Input{Args: "launch in constellation"}, `{"kind":"search","terms":"launch","domains":["constellation"]}`},
 		{"search in all", "search", Input{Args: "launch in all"}, `{"kind":"search","terms":"launch"}`},
 		{"search everywhere", "search", Input{Args: "launch everywhere"}, `{"kind":"search","terms":"launch"}`},
-		{"search older than", "search", Input{Args: "budget > 2 weeks"}, `{"kind":"search","terms":"budget","time":{"older_than":1209600000000000}}`},
+		{"search older than", "search", Input{Args: "budget > 2 weeks"}, `{"kind":"search","terms":"budget","time":{"older_than":"14d"}}`},
 		{"search newer than", "search", Input{Args: "budget < 3 days"}, `{"kind":"search","terms":"budget","time":{"newer_than":259200000000000}}`},
 		{"search role", "search", Input{Args: "apology role:assistant"}, `{"kind":"search","terms":"apology","role":"assistant"}`},
 		{"search filters", "search", Input{Args: "budget #work @7d ^5 *apollo &json in conversations"}, `{"kind":"search","terms":"budget","domains":["conversations"],"filters":{"tags":["work"],"since":"7d","limit":5,"project":"apollo","format":"json"}}`},
