@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"slices"
+	"strings"
 	"time"
 	"unicode"
 
