@@ -60,6 +60,7 @@ const (
 	DeliveryFailed    Code = "DELIVERY_FAILED"     // a target could not be written to
 	BadOutput         Code = "BAD_OUTPUT"          // a provider's output could not be read
 	UnsupportedIntent Code = "UNSUPPORTED_INTENT"  // an intent no executor carries out
+	BlockFull         Code = "BLOCK_FULL"          // a memory write that would pass the block's size limit
 )
 
 // modelCodes are the codes of a model's mistake, in the order of the
@@ -105,6 +106,10 @@ type Error struct {
 	Code Code
 	Msg  string
 	Err  error
+	// Subject is what the failure is about, as the model wrote it (the
+	// unit calc did not know, the format fetch was asked for), when one
+	// word or phrase is; the failure log groups model codes by it.
+	Subject string
 }
 
 // Errorf returns an *Error with code and a formatted message.

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -161,4 +163,21 @@ func (r Rule) Decides(o Rule) bool {
 		return r.Decision == Deny
 	}
 	return r.ID > o.ID
+}
+
+// String writes the rule on one line as the CLI's flags say it:
+// `deny agent=worker verb=recall op=search target="" args=*`, with the
+// note last. Values that are empty or hold spaces or quotes are quoted.
+func (r Rule) String() string {
+	q := func(s string) string {
+		if s == "" || strings.ContainsAny(s, " \t\"'=\\") || strings.ContainsFunc(s, unicode.IsControl) {
+			return strconv.Quote(s)
+		}
+		return s
+	}
+	s := fmt.Sprintf("%s agent=%s verb=%s op=%s target=%s args=%s", r.Decision, q(r.Agent), q(r.Verb), q(r.Op), q(r.Target), q(r.Args))
+	if r.Note != "" {
+		s += " note=" + strconv.Quote(r.Note)
+	}
+	return s
 }

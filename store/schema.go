@@ -113,7 +113,8 @@ CREATE TABLE session_state (
 		// recorded so far are renumbered in the order they were made.
 		// Rules gain an operation, an argument pattern and a note; the
 		// rules made so far cover every operation and argument, as
-		// before.
+		// before. A rule for the agent '' (a message with no agent) is
+		// now written as the runtime names that agent: 'default'.
 		SQL: `
 ALTER TABLE blocks ADD COLUMN tags TEXT NOT NULL DEFAULT '';
 ALTER TABLE blocks ADD COLUMN project TEXT NOT NULL DEFAULT '';
@@ -156,7 +157,7 @@ CREATE TABLE rules_v3 (
 	UNIQUE (agent, verb, op, target, args)
 );
 INSERT INTO rules_v3 (id, agent, verb, op, target, args, decision, created_at, created_by)
-	SELECT id, agent, verb, '*', target, '*', decision, created_at, created_by FROM rules;
+	SELECT id, CASE agent WHEN '' THEN 'default' ELSE agent END, verb, '*', target, '*', decision, created_at, created_by FROM rules;
 DROP TABLE rules;
 ALTER TABLE rules_v3 RENAME TO rules;
 `}}

@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+
+	"github.com/pattern-dialect/dialect"
 
 	"github.com/pattern-dialect/dialect/verbs"
 )
@@ -10,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:  "verbs",
-		usage: "[--instructions | --json] [--config FILE]",
+		usage: "[--instructions [--agent NAME] | --json] [--config FILE]",
 		short: "list the verbs in force, or print agent instructions for a system prompt",
 		run:   runVerbs,
 	})
@@ -18,7 +21,8 @@ func init() {
 
 func runVerbs(ctx context.Context, sio *stdio, args []string) error {
 	f := newFlags(commands["verbs"], sio).state()
-	instr := f.Bool("instructions", false, "print compact agent instructions (descriptions, forms, examples)")
+	instr := f.Bool("instructions", false, "print compact agent instructions: what works in this configuration for the agent")
+	agent := f.String("agent", envOr("DIALECT_AGENT", ""), "with --instructions: the agent they are for; its authority roles decide what is taught ($DIALECT_AGENT)")
 	asJSON := f.Bool("json", false, "print one JSON object per verb")
 	if _, err := f.parse(args, 0, 0); err != nil {
 		return err
@@ -29,7 +33,14 @@ func runVerbs(ctx context.Context, sio *stdio, args []string) error {
 	}
 	defer rt.Close()
 	if *instr {
-		return rt.Verbs().WriteInstructions(sio.out)
+		err := rt.Instructions(sio.out, *agent)
+		if errors.Is(err, dialect.ErrAgentName) {
+			return usageErr{err}
+		}
+		return err
+	}
+	if *agent != "" && *agent != envOr("DIALECT_AGENT", "") {
+		return usageError("--agent goes with --instructions")
 	}
 	if *asJSON {
 		enc := json.NewEncoder(sio.out)
