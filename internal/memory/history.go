@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/pattern-dialect/dialect/codes"
@@ -63,15 +64,18 @@ func FormatHistory(name string, vs []store.Version, shown int) string {
 		from = len(vs) - shown
 		fmt.Fprintf(&b, "\n(%d earlier versions not shown; /recall read %s v1 reads the first)", from, name)
 	}
+	b.WriteString("\n")
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	for i := from; i < len(vs); i++ {
 		prev := ""
 		if i > 0 {
 			prev = vs[i-1].Content
 		}
 		v := vs[i]
-		fmt.Fprintf(&b, "\nv%d  %s  %s  %s  %d chars  %s", v.Version, stamp(v.At), who(v.Agent), v.Op, chars(v.Content), Summary(prev, v, i == 0))
+		fmt.Fprintf(tw, "v%d\t%s\t%s\t%s\t%d chars\t%s\n", v.Version, stamp(v.At), who(v.Agent), v.Op, chars(v.Content), Summary(prev, v, i == 0))
 	}
-	return b.String()
+	tw.Flush()
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Summary says in one line what version v changed after content prev:
@@ -86,7 +90,9 @@ func Summary(prev string, v store.Version, first bool) string {
 		return "no change to the text"
 	}
 	var added, removed []string
-	for _, h := range patch.Diff(prev, v.Content, 0).Hunks {
+	// Compared line by line, each ending in a newline: text appended to
+	// a last line without one changes nothing before it.
+	for _, h := range patch.Diff(withEOL(prev), withEOL(v.Content), 0).Hunks {
 		for _, l := range h.Lines {
 			switch l.Op {
 			case patch.Insert:
@@ -104,6 +110,13 @@ func Summary(prev string, v store.Version, first bool) string {
 		out += ": - " + clipLine(removed[0])
 	}
 	return out
+}
+
+func withEOL(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
 }
 
 // clipLine quotes the start of text's first line, at most 50 characters.
@@ -125,8 +138,11 @@ func (m mem) restore(ctx context.Context, kind store.Kind, name string, v int) (
 		return "", m.missingVersion(ctx, kind, name, v, err)
 	}
 	kept := ""
-	if b.Version-1 > v {
-		kept = fmt.Sprintf("; v%d to v%d stay in its history", v+1, b.Version-1)
+	switch last := b.Version - 1; {
+	case last == v+1:
+		kept = fmt.Sprintf("; v%d stays in its history", last)
+	case last > v+1:
+		kept = fmt.Sprintf("; v%d to v%d stay in its history", v+1, last)
 	}
 	return fmt.Sprintf("restored %s to v%d as v%d%s", name, v, b.Version, kept), nil
 }
