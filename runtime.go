@@ -161,12 +161,17 @@ func (rt *Runtime) Instructions(w io.Writer, agent string) error {
 	if err := checkAgent(agent); err != nil {
 		return err
 	}
-	sc := verbs.Scope{Web: rt.exec.Web != nil && rt.exec.Web.Configured(), Refs: rt.Refs(), Conversations: rt.cfg.Store.LogMessages}
+	return rt.registry.WriteInstructions(w, rt.scope(agent))
+}
+
+// scope is what works here for agent, as the instructions teach it.
+func (rt *Runtime) scope(agent string) verbs.Scope {
+	sc := verbs.Scope{Web: rt.exec.Web.Configured(), Refs: rt.Refs(), Conversations: rt.cfg.Store.LogMessages,
+		Routes: rt.exec.Sender.Routes()}
 	if a, ok := rt.cfg.Agents[agentName(agent)]; ok {
 		sc.Roles = a.Authority
 	}
-	sc.Routes = rt.exec.Sender.Routes()
-	return rt.registry.WriteInstructions(w, sc)
+	return sc
 }
 
 // Config returns the configuration the runtime was built from.

@@ -530,7 +530,7 @@ var builtinFormsUsage = map[string]string{
 func (r *Registry) platforms() []string {
 	var out []string
 	for _, d := range r.domains {
-		if d != "user" && d != "agent" {
+		if d != "user" && d != "agent" && d != "thread" {
 			out = append(out, d)
 		}
 	}

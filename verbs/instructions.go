@@ -169,7 +169,7 @@ func (r *Registry) form(v *Verb, sc Scope) string {
 	case "send":
 		var ds []string
 		for _, d := range r.domains {
-			if sc.delivers(d, "") || sc.destination(d) != "" {
+			if d != "thread" && (sc.delivers(d, "") || sc.destination(d) != "") {
 				ds = append(ds, "@"+d)
 			}
 		}

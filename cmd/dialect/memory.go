@@ -63,14 +63,7 @@ func (f *memFlags) kinds(def ...store.Kind) ([]store.Kind, error) {
 }
 
 func runMemory(ctx context.Context, sio *stdio, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			printUsage(sio.out, commands["memory"])
-			return errHelp
-		}
-		return usageError("memory needs a command: ls, show, history, restore, rm, export or import")
-	}
-	sub, args := args[0], args[1:]
+	sub, args := subcommand(args, "ls", "list", "show", "read", "history", "restore", "rm", "remove", "delete", "export", "import")
 	switch sub {
 	case "ls", "list":
 		return memoryList(ctx, sio, args)
@@ -87,17 +80,28 @@ func runMemory(ctx context.Context, sio *stdio, args []string) error {
 	case "import":
 		return memoryImport(ctx, sio, args)
 	}
-	return usageError("unknown memory command %q (ls, show, history, restore, rm, export, import)", sub)
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "-help" {
+			printUsage(sio.out, commands["memory"])
+			return errHelp
+		}
+	}
+	return usageError("memory needs a command: ls, show, history, restore, rm, export or import")
 }
 
-// openStore parses args and opens the store in force.
-func (f *memFlags) openStore(ctx context.Context, args []string, min, max int) ([]string, store.Store, func(), error) {
+// openStore parses args, reads --kind (def when it names none) and opens
+// the store in force.
+func (f *memFlags) openStore(ctx context.Context, args []string, min, max int, def ...store.Kind) ([]string, []store.Kind, store.Store, func(), error) {
 	pos, err := f.parse(args, min, max)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
+	}
+	kinds, err := f.kinds(def...)
+	if err != nil {
+		return nil, nil, nil, nil, err
 	}
 	st, done, err := f.store(ctx)
-	return pos, st, done, err
+	return pos, kinds, st, done, err
 }
 
 // store opens the store in force; call done when finished.
@@ -144,11 +148,7 @@ func toJSON(b store.Block, content bool) blockJSON {
 
 func memoryList(ctx context.Context, sio *stdio, args []string) error {
 	f := newMemFlags(sio, false)
-	kinds, err := f.kinds(store.Archival, store.Working)
-	if err != nil {
-		return err
-	}
-	_, st, done, err := f.openStore(ctx, args, 0, 0)
+	_, kinds, st, done, err := f.openStore(ctx, args, 0, 0, store.Archival, store.Working)
 	if err != nil {
 		return err
 	}
@@ -196,11 +196,7 @@ func labels(b store.Block) string {
 func memoryShow(ctx context.Context, sio *stdio, args []string) error {
 	f := newMemFlags(sio, false)
 	version := f.Int("version", 0, "show this version instead of the current one")
-	kinds, err := f.kinds(store.Archival)
-	if err != nil {
-		return err
-	}
-	pos, st, done, err := f.openStore(ctx, args, 1, 1)
+	pos, kinds, st, done, err := f.openStore(ctx, args, 1, 1, store.Archival)
 	if err != nil {
 		return err
 	}
@@ -257,11 +253,7 @@ func missingBlock(ctx context.Context, st store.Store, kind store.Kind, name str
 
 func memoryHistory(ctx context.Context, sio *stdio, args []string) error {
 	f := newMemFlags(sio, false)
-	kinds, err := f.kinds(store.Archival)
-	if err != nil {
-		return err
-	}
-	pos, st, done, err := f.openStore(ctx, args, 1, 1)
+	pos, kinds, st, done, err := f.openStore(ctx, args, 1, 1, store.Archival)
 	if err != nil {
 		return err
 	}
@@ -301,11 +293,11 @@ func memoryHistory(ctx context.Context, sio *stdio, args []string) error {
 
 func memoryRestore(ctx context.Context, sio *stdio, args []string) error {
 	f := newMemFlags(sio, true)
-	kinds, err := f.kinds(store.Archival)
+	pos, err := f.parse(args, 2, 2)
 	if err != nil {
 		return err
 	}
-	pos, err := f.parse(args, 2, 2)
+	kinds, err := f.kinds(store.Archival)
 	if err != nil {
 		return err
 	}
@@ -331,11 +323,7 @@ func memoryRestore(ctx context.Context, sio *stdio, args []string) error {
 
 func memoryRemove(ctx context.Context, sio *stdio, args []string) error {
 	f := newMemFlags(sio, true)
-	kinds, err := f.kinds(store.Archival)
-	if err != nil {
-		return err
-	}
-	pos, st, done, err := f.openStore(ctx, args, 1, 1)
+	pos, kinds, st, done, err := f.openStore(ctx, args, 1, 1, store.Archival)
 	if err != nil {
 		return err
 	}
@@ -354,11 +342,7 @@ func memoryRemove(ctx context.Context, sio *stdio, args []string) error {
 
 func memoryExport(ctx context.Context, sio *stdio, args []string) error {
 	f := newMemFlags(sio, false)
-	kinds, err := f.kinds(store.Archival, store.Working)
-	if err != nil {
-		return err
-	}
-	_, st, done, err := f.openStore(ctx, args, 0, 0)
+	_, kinds, st, done, err := f.openStore(ctx, args, 0, 0, store.Archival, store.Working)
 	if err != nil {
 		return err
 	}

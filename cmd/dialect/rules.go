@@ -23,19 +23,14 @@ func init() {
 }
 
 func runRules(ctx context.Context, sio *stdio, args []string) error {
-	sub := "list"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		sub, args = args[0], args[1:]
-	}
+	sub, args := subcommand(args, "list", "ls", "add", "rm", "remove")
 	switch sub {
-	case "list", "ls":
-		return rulesList(ctx, sio, args)
 	case "add":
 		return rulesAdd(ctx, sio, args)
 	case "rm", "remove":
 		return rulesRemove(ctx, sio, args)
 	}
-	return usageError("unknown rules command %q (list, add, rm)", sub)
+	return rulesList(ctx, sio, args)
 }
 
 func rulesList(ctx context.Context, sio *stdio, args []string) error {
