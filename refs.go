@@ -40,7 +40,7 @@ func parseDetail(pe *verbs.ParseError, limit int) failures.Detail {
 		}
 		return d
 	case codes.AmbiguousArgs:
-		return failures.AmbiguousArgsDetail{Verb: pe.Verb, Possibilities: pe.Candidates}
+		return failures.AmbiguousArgsDetail{Verb: pe.Verb, Args: pe.Token, Possibilities: pe.Candidates}
 	case codes.AmbiguousVerb:
 		return failures.AmbiguousVerbDetail{Options: pe.Candidates}
 	case codes.InvalidReference:

@@ -187,7 +187,7 @@ svg text{font:11px sans-serif;fill:#333}
 
 {{if .R.UnknownVerbs}}<h2>Unknown verbs</h2>
 {{if gt .R.UnknownVerbsTotal (len .R.UnknownVerbs)}}<p>The {{len .R.UnknownVerbs}} most frequent of {{.R.UnknownVerbsTotal}}.</p>{{end}}
-<table><tr><th>token</th><th>count</th><th>by model</th><th>examples</th></tr>
+<table id="unknown-verbs"><tr><th>token</th><th>count</th><th>by model</th><th>examples</th></tr>
 {{range .R.UnknownVerbs}}<tr><td><code>/{{safe .Token}}</code></td><td class="n">{{.Count}}</td><td>{{safe (counts .ByModel)}}</td><td>{{range .Examples}}<div class="ex"><code>{{safe .Raw}}</code>{{if .Context}} after “{{safe .Context}}”{{end}}</div>{{end}}</td></tr>
 {{end}}</table>{{end}}
 

@@ -73,7 +73,10 @@ func TestHTMLScreenshot(t *testing.T) {
 	if err := fixtureReport(t).WriteHTML(&b); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
+	// The unknown-verb table's cells get a colour nothing else has, so
+	// that the screenshot shows whether the browser drew it.
+	html := strings.Replace(b.String(), "</style>", "#unknown-verbs td{background:#12a45b}</style>", 1)
+	if err := os.WriteFile(page, []byte(html), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	shot := filepath.Join(dir, "shot.png")
@@ -81,7 +84,7 @@ func TestHTMLScreenshot(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--hide-scrollbars", "--window-size=1000,1300",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--hide-scrollbars", "--window-size=1000,3200",
 		"--screenshot="+shot, "file://"+page)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("chromium: %v\n%s", err, out)
@@ -104,7 +107,8 @@ func TestHTMLScreenshot(t *testing.T) {
 		t.Fatalf("screenshot is %v", bounds)
 	}
 	colours := map[[3]uint32]int{}
-	barPixels := 0 // #4e79a7, the first model's colour
+	barPixels := 0   // #4e79a7, the first model's colour
+	tablePixels := 0 // #12a45b, the unknown-verb table's cells
 	for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
 		for x := bounds.Min.X; x < bounds.Max.X; x++ {
 			r, g, b, _ := img.At(x, y).RGBA()
@@ -112,6 +116,9 @@ func TestHTMLScreenshot(t *testing.T) {
 			colours[c]++
 			if near(c, [3]uint32{0x4e, 0x79, 0xa7}) {
 				barPixels++
+			}
+			if near(c, [3]uint32{0x12, 0xa4, 0x5b}) {
+				tablePixels++
 			}
 		}
 	}
@@ -121,7 +128,10 @@ func TestHTMLScreenshot(t *testing.T) {
 	if barPixels < 2000 {
 		t.Errorf("only %d pixels of the first model's bar colour: chart not drawn?", barPixels)
 	}
-	t.Logf("screenshot %v, %d colours, %d bar pixels", bounds, len(colours), barPixels)
+	if tablePixels < 20000 {
+		t.Errorf("only %d pixels of the unknown-verb table: not drawn?", tablePixels)
+	}
+	t.Logf("screenshot %v, %d colours, %d bar pixels, %d unknown-verb table pixels", bounds, len(colours), barPixels, tablePixels)
 }
 
 func near(a, b [3]uint32) bool {

@@ -331,7 +331,7 @@ func (p *parser) checkBlock(rc intent.Recall, read bool) (intent.Intent, error) 
 		return nil, fmt.Errorf("verbs: matching block %q: %w", rc.Block, err)
 	case len(names) > 1:
 		e := perr(codes.AmbiguousArgs, p.verb, 0, "'%s' matches %s — which one?", rc.Block, orList(names))
-		e.Candidates = names
+		e.Candidates, e.Token = names, rc.Block
 		return nil, e
 	case len(names) == 1 && read:
 		rc.Block = names[0]
