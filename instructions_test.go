@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pattern-dialect/dialect/intent"
 	"github.com/pattern-dialect/dialect/store"
 	"github.com/pattern-dialect/dialect/verbs"
 )
@@ -124,6 +125,13 @@ func TestInstructionExamplesRun(t *testing.T) {
 				if p.Code != "" || p.Verb == "" {
 					t.Errorf("example %q does not parse: %s %s", ex, p.Code, p.Output)
 					continue
+				}
+				// An example that names an operation does that operation.
+				if f := strings.Fields(ex); len(f) > 1 && p.Verb == "recall" {
+					if op, ok := map[string]intent.RecallOp{"history": intent.RecallHistory, "read": intent.RecallRead,
+						"restore": intent.RecallRestore, "patch": intent.RecallPatch}[f[1]]; ok && p.Intent.(intent.Recall).Op != op {
+						t.Errorf("example %q is read as a recall %s", ex, p.Intent.(intent.Recall).Op)
+					}
 				}
 				if p.Verb == "fetch" {
 					if _, err := rt.bind(Message{Agent: c.agent}, p.Verb, p.Intent); err != nil {

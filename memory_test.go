@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pattern-dialect/dialect/codes"
+	"github.com/pattern-dialect/dialect/fuzzy"
 	"github.com/pattern-dialect/dialect/intent"
 	"github.com/pattern-dialect/dialect/store"
 )
@@ -207,9 +208,10 @@ func TestReplaceOfAbsentTextIsNotFound(t *testing.T) {
 
 func TestWebsearchIsWeb(t *testing.T) {
 	rt := openRuntime(t, "")
+	// A compound of a multi-word name is that name, not a guess.
 	for _, tok := range []string{"websearch", "web-search", "web_search", "WebSearch", "searchweb"} {
-		if res := rt.Resolve(tok); res.Verb != "web" {
-			t.Errorf("/%s resolves to /%s (%s), want /web", tok, res.Verb, res.Tier)
+		if res := rt.Resolve(tok); res.Verb != "web" || res.Tier > fuzzy.TierCase {
+			t.Errorf("/%s resolves to /%s (%s), want /web exactly", tok, res.Verb, res.Tier)
 		}
 	}
 	if res := rt.Resolve("lookup"); res.Verb != "search" {
