@@ -157,6 +157,8 @@ func TestParseRef(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"kind":"recall","op":"search","query":"x","filters":{"since":"7d"}}`))
 	f.Add([]byte(`{"kind":"custom","verb":"a","maps_to":"search","inner":{"kind":"search","terms":"q"}}`))
+	f.Add([]byte(`{"kind":"search","terms":"q","time":{"older_than":"14d","newer_than":1209600000000000}}`))
+	f.Add([]byte(`{"kind":"recall","op":"restore","block":"b","version":2,"tags":["a"],"project":"p"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := Decode(data)
 		if err != nil {
