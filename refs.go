@@ -24,7 +24,7 @@ func parseDetail(pe *verbs.ParseError, limit int) failures.Detail {
 	case codes.MissingArg:
 		arg := strings.Join(pe.Expected, " | ")
 		if arg == "" {
-			arg = shortIssue(pe.Message)
+			arg = needs(pe.Message)
 		}
 		return failures.MissingArgDetail{Verb: pe.Verb, Arg: arg}
 	case codes.MalformedSyntax:
@@ -66,6 +66,18 @@ func shortIssue(msg string) string {
 
 var columnRe = regexp.MustCompile(` ?(at )?column \d+,?`)
 
+// needs is what a MISSING_ARG sentence says is missing: "a URL" of "/fetch
+// needs a URL.", or the sentence without its details when it says no
+// such thing.
+func needs(msg string) string {
+	if m := needsRe.FindStringSubmatch(msg); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return shortIssue(msg)
+}
+
+var needsRe = regexp.MustCompile(`needs (?:more: expected )?([^:.(]+)`)
+
 func cmpOr(a, b string) string {
 	if a != "" {
 		return a
@@ -89,7 +101,7 @@ func execDetail(ce *codes.Error, c *verbs.Call) failures.Detail {
 	case codes.UnknownModifier:
 		return failures.UnknownModifierDetail{Verb: verb, Modifier: subject}
 	case codes.MissingArg:
-		return failures.MissingArgDetail{Verb: verb, Arg: cmpOr(ce.Subject, shortIssue(ce.Msg))}
+		return failures.MissingArgDetail{Verb: verb, Arg: cmpOr(ce.Subject, needs(ce.Msg))}
 	case codes.MalformedSyntax:
 		return failures.MalformedSyntaxDetail{Verb: verb, Issue: cmpOr(subject, shortIssue(ce.Msg))}
 	case codes.InputTooLarge:

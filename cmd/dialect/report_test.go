@@ -293,7 +293,7 @@ func TestReportSaysTrueThings(t *testing.T) {
 	}
 	for _, want := range []string{"INVALID_REFERENCE @last.outptu", "INVALID_REFERENCE @last.output", "UNKNOWN_MODIFIER in conversatons",
 		"UNKNOWN_MODIFIER role:asistant", "UNKNOWN_MODIFIER &md", "UNKNOWN_MODIFIER furlongs", "UNKNOWN_MODIFIER @usr", "UNKNOWN_VERB frobnicate",
-		`MALFORMED_SYNTAX unexpected "maybe"`} {
+		`MALFORMED_SYNTAX unexpected "maybe"`, "MISSING_ARG a URL", "MALFORMED_SYNTAX unterminated quote"} {
 		if _, ok := subjects[want]; !ok {
 			t.Errorf("no pattern %q; patterns: %v", want, keysOf(subjects))
 		}
