@@ -111,6 +111,8 @@ func TestFiltersDoWhatTheInstructionsSay(t *testing.T) {
 		{"/search shipped *apollo", []string{"hotfix"}, []string{"release", "today"}},
 		{"/search shipped *gemini", nil, []string{"release", "hotfix", "today"}},
 		{"/recall #release", []string{"the release"}, []string{"hotfix"}},
+		{"/search shipped @2099-01-01", nil, []string{"release", "hotfix", "today"}},
+		{"/search shipped @7d #ops", []string{"hotfix"}, []string{"release", "today"}},
 		{"/search shipped ^1", nil, nil},
 	} {
 		r := one(t, rt, "scout", tt.action)

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -238,5 +240,26 @@ func TestRunCmdResultsAndExitStatus(t *testing.T) {
 		if code, out, _ := e.cli(msg, "run"); code != want {
 			t.Errorf("%q: exit %d, want %d\n%s", msg, code, want, out)
 		}
+	}
+}
+
+// TestRunCmdWebhookFailureCause: a webhook's non-2xx status and the start
+// of its body reach the result, escaped of control characters.
+func TestRunCmdWebhookFailureCause(t *testing.T) {
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(500)
+		fmt.Fprint(w, "{\"error\": \"channel archived\x1b[31m\",\n \"retry\": false}")
+	}))
+	defer hook.Close()
+	e := newRunEnv(t, fmt.Sprintf("[exec.send.targets.ops]\ntype = \"webhook\"\nurl = %q\n[exec.send.routes]\nchannel = \"ops\"\n", hook.URL))
+	code, out, _ := e.cli("Telling.\n/send @channel \"deploy\"\n", "run", "--json")
+	rs := results(t, out)
+	o := rs[0]["output"].(string)
+	if code != 1 || rs[0]["code"] != "HTTP_STATUS" || !strings.Contains(o, "500 Internal Server Error") || !strings.Contains(o, `channel archived`) || strings.ContainsRune(o, 0x1b) || strings.Contains(o, "\n") {
+		t.Errorf("the webhook's answer is lost or unescaped: %d %q", code, o)
+	}
+	h, _ := rs[0]["data"].(map[string]any)["http"].(map[string]any)
+	if h["status"] != float64(500) || !strings.Contains(fmt.Sprint(h["body"]), `"retry": false`) {
+		t.Errorf("data: %v", rs[0]["data"])
 	}
 }
