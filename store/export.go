@@ -49,8 +49,10 @@ type RecordError struct {
 	Err  error
 }
 
+// Error says the line and what is wrong with it.
 func (e *RecordError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 
+// Unwrap returns what is wrong.
 func (e *RecordError) Unwrap() error { return e.Err }
 
 // CheckRecord reports what makes r impossible to import: a kind or name
