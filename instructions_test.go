@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,12 +116,37 @@ func TestInstructionExamplesRun(t *testing.T) {
 			if len(examples) < 15 {
 				t.Fatalf("only %d examples", len(examples))
 			}
-			for _, ex := range examples {
+			// One seeded store, copied for each example: every example
+			// starts from the same world.
+			seeded := filepath.Join(t.TempDir(), "seeded.db")
+			cfg, err := ParseConfig("test.toml", []byte(c.toml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Store.Path = seeded
+			first, err := Open(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seed(t, first)
+			first.Close()
+			for i, ex := range examples {
 				if !strings.Contains(text.String(), strings.ReplaceAll(ex, "\n", "\n       ")) {
 					t.Errorf("example %q is not in the instructions", ex)
 				}
-				rt := openRuntime(t, c.toml)
-				seed(t, rt)
+				data, err := os.ReadFile(seeded)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg.Store.Path = filepath.Join(t.TempDir(), fmt.Sprintf("ex%d.db", i))
+				if err := os.WriteFile(cfg.Store.Path, data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				rt, err := Open(ctx, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rt.Close()
 				p := rt.Parse(ctx, strings.TrimPrefix(ex, "/do "), nil)
 				if p.Code != "" || p.Verb == "" {
 					t.Errorf("example %q does not parse: %s %s", ex, p.Code, p.Output)
