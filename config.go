@@ -31,6 +31,7 @@ type Config struct {
 	Resolve ResolveConfig   `toml:"resolve"`
 	Dialect DialectConfig   `toml:"dialect"`
 	Store   StoreConfig     `toml:"store"`
+	Memory  MemoryConfig    `toml:"memory"`
 	Run     RunConfig       `toml:"run"`
 	Exec    executor.Config `toml:"exec"`
 
@@ -126,6 +127,15 @@ type GrammarConfig struct {
 type StoreConfig struct {
 	Path        string `toml:"path"`
 	LogMessages bool   `toml:"log_messages"`
+}
+
+// MemoryConfig bounds memory blocks, in characters ([memory]): a write
+// that would pass a block's limit is refused with BLOCK_FULL before
+// anything is written. 0 means no limit.
+type MemoryConfig struct {
+	ArchivalLimit int            `toml:"archival_limit"`
+	WorkingLimit  int            `toml:"working_limit"`
+	Limits        map[string]int `toml:"limits"` // by block name, over its kind's limit
 }
 
 // RunConfig configures execution.
@@ -289,6 +299,17 @@ func (c *Config) validate(name string, data []byte) error {
 		var ce *mcp.ConfigError
 		if s := m.server(name); errors.As(s.Check(), &ce) {
 			bad("mcp."+ce.Key, ce.Msg)
+		}
+	}
+	if c.Memory.ArchivalLimit < 0 {
+		bad("memory.archival_limit", "must not be negative")
+	}
+	if c.Memory.WorkingLimit < 0 {
+		bad("memory.working_limit", "must not be negative")
+	}
+	for name, n := range c.Memory.Limits {
+		if n < 0 {
+			bad("memory.limits", fmt.Sprintf("%q: a limit must not be negative", name))
 		}
 	}
 	if c.Run.ActionTimeout.Duration <= 0 {

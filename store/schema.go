@@ -106,5 +106,59 @@ CREATE TABLE session_state (
 	at      INTEGER NOT NULL,
 	PRIMARY KEY (session, key)
 );
+`}, {
+		Owner: "store", Version: 3, Name: "labels, version numbers per name, who changed a block, narrower rules",
+		// Version numbers become a sequence per (kind, name), so that a
+		// block deleted and written again goes on counting: the versions
+		// recorded so far are renumbered in the order they were made.
+		// Rules gain an operation, an argument pattern and a note; the
+		// rules made so far cover every operation and argument, as
+		// before. A rule for the agent '' (a message with no agent) is
+		// now written as the runtime names that agent: 'default'.
+		SQL: `
+ALTER TABLE blocks ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+ALTER TABLE blocks ADD COLUMN project TEXT NOT NULL DEFAULT '';
+
+CREATE TABLE block_versions_v3 (
+	block_id INTEGER NOT NULL,
+	kind     TEXT    NOT NULL,
+	name     TEXT    NOT NULL,
+	version  INTEGER NOT NULL,
+	op       TEXT    NOT NULL,
+	content  TEXT    NOT NULL,
+	at       INTEGER NOT NULL,
+	agent    TEXT    NOT NULL DEFAULT '',
+	tags     TEXT    NOT NULL DEFAULT '',
+	project  TEXT    NOT NULL DEFAULT '',
+	PRIMARY KEY (kind, name, version)
+);
+INSERT INTO block_versions_v3 (block_id, kind, name, version, op, content, at)
+	SELECT block_id, kind, name, ROW_NUMBER() OVER (PARTITION BY kind, name ORDER BY at, block_id, version), op, content, at
+	FROM block_versions;
+DROP TABLE block_versions;
+ALTER TABLE block_versions_v3 RENAME TO block_versions;
+UPDATE blocks SET version = (SELECT MAX(v.version) FROM block_versions v WHERE v.kind = blocks.kind AND v.name = blocks.name)
+	WHERE EXISTS (SELECT 1 FROM block_versions v WHERE v.kind = blocks.kind AND v.name = blocks.name);
+
+ALTER TABLE messages ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+ALTER TABLE messages ADD COLUMN project TEXT NOT NULL DEFAULT '';
+
+CREATE TABLE rules_v3 (
+	id         INTEGER PRIMARY KEY,
+	agent      TEXT    NOT NULL,
+	verb       TEXT    NOT NULL,
+	op         TEXT    NOT NULL DEFAULT '*',
+	target     TEXT    NOT NULL,
+	args       TEXT    NOT NULL DEFAULT '*',
+	decision   TEXT    NOT NULL CHECK (decision IN ('allow', 'deny')),
+	note       TEXT    NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL,
+	created_by TEXT    NOT NULL DEFAULT '',
+	UNIQUE (agent, verb, op, target, args)
+);
+INSERT INTO rules_v3 (id, agent, verb, op, target, args, decision, created_at, created_by)
+	SELECT id, CASE agent WHEN '' THEN 'default' ELSE agent END, verb, '*', target, '*', decision, created_at, created_by FROM rules;
+DROP TABLE rules;
+ALTER TABLE rules_v3 RENAME TO rules;
 `}}
 }

@@ -92,7 +92,7 @@ func TestInsertSearchMove(t *testing.T) {
 	if hits, _ := s.Search(ctx, Archival, "budget", SearchOptions{Since: time.Now().Add(time.Hour)}); len(hits) != 0 {
 		t.Errorf("since in the future found %d", len(hits))
 	}
-	if _, err := Move(ctx, s, Working, "human", Archival, "human-2026", false); err != nil {
+	if _, err := Move(ctx, s, Working, "human", Archival, "human-2026", false, "scout"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Get(ctx, Working, "human"); !errors.Is(err, ErrNotFound) {
@@ -160,28 +160,6 @@ func TestPendingDecidedOnce(t *testing.T) {
 	}
 	if _, err := s.Decide(ctx, 999, StatusDenied, "x", ""); !errors.Is(err, ErrNotFound) {
 		t.Errorf("deciding a missing id: %v", err)
-	}
-}
-
-func TestRules(t *testing.T) {
-	ctx := context.Background()
-	s := openTemp(t)
-	s.AddRule(ctx, "*", "post", "*", Deny, "owner")
-	s.AddRule(ctx, "scout", "post", "bluesky", Allow, "owner")
-	for _, tt := range []struct {
-		agent, verb, target string
-		want                Decision
-		ok                  bool
-	}{
-		{"scout", "post", "bluesky", Allow, true},
-		{"scout", "post", "discord", Deny, true},
-		{"other", "post", "bluesky", Deny, true},
-		{"scout", "send", "user", "", false},
-	} {
-		d, ok, err := s.Rule(ctx, tt.agent, tt.verb, tt.target)
-		if err != nil || d != tt.want || ok != tt.ok {
-			t.Errorf("Rule(%s,%s,%s) = %q %v %v, want %q %v", tt.agent, tt.verb, tt.target, d, ok, err, tt.want, tt.ok)
-		}
 	}
 }
 

@@ -94,8 +94,8 @@ func TestRunCmdNeverExecutes(t *testing.T) {
 		"Stop.\n/halt \"now\" !\n",
 	} {
 		code, out, errs := e.cli(msg, "run", "--json")
-		if code != 0 {
-			t.Fatalf("%q: exit %d: %s", msg, code, errs)
+		if want := map[bool]int{true: 1, false: 0}[strings.Contains(msg, "/aprove")]; code != want {
+			t.Fatalf("%q: exit %d, want %d: %s", msg, code, want, errs)
 		}
 		for _, r := range results(t, out) {
 			if r["status"] == "ok" && r["verb"] != "cancel" {
@@ -164,7 +164,7 @@ func TestRunCmdFetchLoopbackRefused(t *testing.T) {
 	msg := "Let me read it.\n/fetch " + srv.URL + "\n"
 	code, out, _ := newRunEnv(t, "").cli(msg, "run", "--json")
 	rs := results(t, out)
-	if code != 0 || len(rs) != 1 || rs[0]["status"] != "error" || rs[0]["code"] != "BLOCKED_ADDRESS" || strings.Contains(out, "Secret admin") {
+	if code != 1 || len(rs) != 1 || rs[0]["status"] != "error" || rs[0]["code"] != "BLOCKED_ADDRESS" || strings.Contains(out, "Secret admin") {
 		t.Errorf("fetch to 127.0.0.1 was not refused: %s", out)
 	}
 	_, out, _ = newRunEnv(t, "[exec.fetch]\nallow_private = true\n").cli(msg, "run", "--json")
