@@ -34,6 +34,7 @@ type Resolver struct {
 	spread      [2][2]int          // per class: most a form is shorter, longer than its name
 	strictNames []int32            // names of strict verbs
 	strict      map[string]bool    // canonical verbs that are strict
+	strictASCII map[string]string  // strict name, ASCII-folded → its folded key
 	bySoundex   map[string][]int32 // Soundex digits (without the letter) → phonetically indexed names
 	maxWords    int                // most words in a name
 	prefixes    map[string]bool    // proper word prefixes of multi-word names ("look", "note to")
@@ -80,14 +81,15 @@ type nameInfo struct {
 func New(entries []Entry, opts Options) (*Resolver, error) {
 	opts.fill()
 	r := &Resolver{
-		opts:      opts,
-		lex:       morph.Default(),
-		exact:     map[string][]int32{},
-		keys:      map[string][]int32{},
-		bySoundex: map[string][]int32{},
-		prefixes:  map[string]bool{},
-		del1:      map[string][]int32{},
-		strict:    map[string]bool{},
+		opts:        opts,
+		lex:         morph.Default(),
+		exact:       map[string][]int32{},
+		keys:        map[string][]int32{},
+		bySoundex:   map[string][]int32{},
+		prefixes:    map[string]bool{},
+		del1:        map[string][]int32{},
+		strict:      map[string]bool{},
+		strictASCII: map[string]string{},
 	}
 	seenVerb := map[string]bool{}
 	for i, e := range entries {
@@ -111,7 +113,13 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 				return nil, fmt.Errorf("%w: verb %q has an empty name", ErrBadEntry, e.Verb)
 			}
 			r.exact[n] = appendOnce(r.exact[n], vi)
-			if k != n {
+			if e.Strictness == Strict {
+				// A strict name matches as registered or up to ASCII
+				// case and separators, never through Unicode folding.
+				a := asciiFold(n)
+				r.exact[a] = appendOnce(r.exact[a], vi)
+				r.strictASCII[a] = k
+			} else if k != n {
 				r.exact[k] = appendOnce(r.exact[k], vi)
 			}
 			if seenKey[k] {
@@ -301,6 +309,12 @@ func (r *Resolver) slow(token string) Result {
 	if key == "" {
 		return Result{Input: token, Code: UnknownVerb}
 	}
+	if !isASCII(token) && len(r.strictNames) > 0 {
+		// Unicode folding and normalisation never make a strict verb.
+		if res, ok := r.strictLookalike(token, key); ok {
+			return res
+		}
+	}
 	if res, ok := r.foldHit[key]; ok {
 		res.Input = token
 		res.Candidates = slices.Clone(res.Candidates)
@@ -383,6 +397,54 @@ func (r *Resolver) slow(token string) Result {
 	res := Result{Input: token, Code: UnknownVerb}
 	res.Candidates = r.trim(sc.suggestions())
 	return res
+}
+
+// strictLookalike decides a token with non-ASCII letters that reaches a
+// strict name through Unicode: by case folding or NFC (its key: "oK" with
+// U+212A, "permİt"), or by compatibility forms, dotless i or marks
+// (lookalikeFold: "ｏｋ", "yeſ", "permıt", "ók"), either directly or as
+// an inflection or spelling variant ("blocKed", "ａｐｐｒｏｖｅｄ"). Such
+// a token is a near miss naming the strict verb, unless it equals a
+// (non-ASCII) strict name up to ASCII case.
+func (r *Resolver) strictLookalike(token, key string) (Result, bool) {
+	if k, ok := r.strictASCII[asciiFold(token)]; ok {
+		res := r.foldHit[k]
+		res.Input = token
+		res.Candidates = slices.Clone(res.Candidates)
+		return res, true
+	}
+	var cands []Candidate
+	keys := []string{key}
+	if look := lookalikeFold(key); look != key && look != "" {
+		keys = append(keys, look)
+	}
+	for _, k := range keys {
+		first, rest := k, ""
+		if i := strings.IndexByte(k, ' '); i >= 0 {
+			first, rest = k[:i], k[i:]
+		}
+		try := func(name string, t Tier) {
+			for _, v := range r.keys[name] {
+				if r.verbs[v].strict == Strict {
+					cands = addCandidate(cands, Candidate{Verb: r.verbs[v].name, Name: name, Tier: t, Score: 0.98})
+				}
+			}
+		}
+		try(k, TierCase)
+		stems := append(append([]string(nil), r.lex.Irregular(first)...), morph.Stems(first)...)
+		for _, s := range stems {
+			try(s+rest, TierMorph)
+		}
+		for _, w := range append([]string{first}, stems...) {
+			for _, v := range morph.Variants(w) {
+				try(v+rest, TierSpelling)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return Result{}, false
+	}
+	return Result{Input: token, Code: UnknownVerb, nearMiss: true, Candidates: r.trim(cands)}, true
 }
 
 // guardStrict turns a tier-3 hit on a strict verb into a near miss:

@@ -98,6 +98,80 @@ func TestResolveStrict(t *testing.T) {
 	}
 }
 
+// TestResolveStrictLookalikes: a strict verb matches only its ASCII
+// spelling (or an alias's), ASCII case aside. A token that Unicode case
+// folding, NFC or NFKC, a dotless i or a dropped mark would take onto a
+// strict name — directly, inflected or respelled — is a near miss naming
+// it, whatever the letter.
+func TestResolveStrictLookalikes(t *testing.T) {
+	es := append(testEntries(),
+		Entry{Verb: "fire", Strictness: Strict},      // for the ﬁ ligature
+		Entry{Verb: "nix", Strictness: Strict},       // a short one, for ı
+		Entry{Verb: "authorize", Strictness: Strict}, // for -ise
+		Entry{Verb: "genehmigé", Strictness: Strict}, // a strict name that is not ASCII
+	)
+	r := newTest(t, es, Options{})
+	for _, tc := range []struct{ tok, near string }{
+		{"o\u212a", "approve"},                        // KELVIN SIGN, folded by lower-casing
+		{"O\u212a", "approve"},                        //
+		{"bloc\u212a", "deny"},                        //
+		{"perm\u0130t", "approve"},                    // LATIN CAPITAL I WITH DOT ABOVE
+		{"permI\u0307t", "approve"},                   // I + COMBINING DOT ABOVE, which NFC composes to U+0130
+		{"perm\u0131t", "approve"},                    // dotless ı
+		{"n\u0131x", "nix"},                           // dotless ı in a token too short for edits
+		{"ye\u017f", "approve"},                       // LONG S, NFKC s
+		{"\uff4f\uff4b", "approve"},                   // fullwidth ok
+		{"\uff21\uff2c\uff2c\uff2f\uff37", "approve"}, // fullwidth ALLOW
+		{"\U0001d428\U0001d424", "approve"},           // mathematical bold ok
+		{"\ufb01re", "fire"},                          // ﬁ ligature
+		{"o\u0301k", "approve"},                       // a combining mark NFC composes (ók)
+		{"\u00f3k", "approve"},                        // the same, precomposed
+		{"n\u00f6", "deny"},                           // a mark on a two-letter name
+		{"h\u0430lt", ""},                             // Cyrillic а: MIXED_SCRIPT, checked below
+		{"approv\u0130ng", "approve"},                 // inflected, through the morph tier
+		{"bloc\u212aed", "deny"},                      //
+		{"\uff41\uff50\uff50\uff52\uff4f\uff56\uff45\uff44", "approve"}, // fullwidth approved
+		{"authori\u017fe", "authorize"},                                 // respelled, through the spelling tier
+		{"authori\u017fed", "authorize"},
+		{"GENEHMIG\u00c9", "genehmigé"}, // É is not ASCII: its case does not fold for a strict verb
+	} {
+		res := r.Resolve(tc.tok)
+		if res.OK() {
+			t.Errorf("Resolve(%+q) = %s (%s); a strict verb must be spelled in ASCII", tc.tok, res.Verb, res.Tier)
+			continue
+		}
+		if tc.near == "" {
+			if res.Code != MixedScript {
+				t.Errorf("Resolve(%+q) = %+v, want MIXED_SCRIPT", tc.tok, res)
+			}
+			continue
+		}
+		if res.Code != UnknownVerb || !res.NearMiss() || len(res.Candidates) == 0 || res.Candidates[0].Verb != tc.near {
+			t.Errorf("Resolve(%+q) = %+v, want a near miss of %s", tc.tok, res, tc.near)
+			continue
+		}
+		if msg := res.Message(); !strings.Contains(msg, "did you mean /") {
+			t.Errorf("Resolve(%+q).Message() = %q, want a suggestion", tc.tok, msg)
+		}
+	}
+	// ASCII case aside, strict names still match; so does a non-ASCII
+	// strict name as registered or with only its ASCII letters re-cased.
+	for tok, want := range map[string]string{
+		"OK": "approve", "Permit": "approve", "BLOCK": "deny", "Halt": "halt",
+		"genehmigé": "genehmigé", "GENEHMIGé": "genehmigé", "Fire": "fire",
+	} {
+		if res := r.Resolve(tok); res.Verb != want {
+			t.Errorf("Resolve(%q) = %+v, want %s", tok, res, want)
+		}
+	}
+	// Non-strict verbs keep Unicode case folding.
+	for tok, want := range map[string]string{"loo\u212a": "search", "\u017fearch": "search", "SEARCH": "search"} {
+		if res := r.Resolve(tok); res.Verb != want {
+			t.Errorf("Resolve(%+q) = %+v, want %s", tok, res, want)
+		}
+	}
+}
+
 func TestResolveNeverVerbs(t *testing.T) {
 	r := newTest(t, testEntries(), Options{})
 	for _, tok := range []string{"etc", "data", "tmp", "app", "div", "f", "x", "r", "usr", "bin", "dev", "home",
