@@ -16,7 +16,7 @@ func FuzzResolve(f *testing.F) {
 		"dney", "halt", "halts", "look up", "looked-up", "remember", "retrieve", "sеarch",
 		"ѕеагсh", "etc", "data", "", " ", "-", "\xff", "a\u0301", "okay", "yes", "yess",
 		"no", "nos", "blocked", "rejectt", strings.Repeat("x", 100), "ok ok ok ok",
-		"o\u212a", "perm\u0130t", "permI\u0307t", "ye\u017f", "\uff4f\uff4b", "n\u0131", "bloc\u212aed",
+		"escate", "shtoped", "cancled", "snd", "\uff53\uff45\uff41\uff52\uff43\uff48", "o\u212a", "perm\u0130t", "permI\u0307t", "ye\u017f", "\uff4f\uff4b", "n\u0131", "bloc\u212aed",
 	} {
 		f.Add(s)
 	}
@@ -47,8 +47,18 @@ func FuzzResolve(f *testing.F) {
 				t.Fatalf("Resolve(%+q) reached strict verb %s without its ASCII spelling", tok, res.Verb)
 			}
 		}
-		if len(res.Candidates) > 3 {
-			t.Fatalf("Resolve(%q): %d candidates", tok, len(res.Candidates))
+		if len(res.Candidates) > 3 || len(res.Suggestions) > 3 {
+			t.Fatalf("Resolve(%q): %d candidates, %d suggestions", tok, len(res.Candidates), len(res.Suggestions))
+		}
+		if len(res.Suggestions) > 0 && res.Code != UnknownVerb {
+			t.Fatalf("Resolve(%q): suggestions with code %q", tok, res.Code)
+		}
+		if res.NearMiss() {
+			for _, c := range res.Suggestions {
+				if _, ok := strict[c.Verb]; !ok {
+					t.Fatalf("Resolve(%q): near miss suggesting %s", tok, c.Verb)
+				}
+			}
 		}
 		if res.Code == MixedScript && (res.Offset < 0 || res.Offset > len(tok)) {
 			t.Fatalf("Resolve(%q): offset %d", tok, res.Offset)
