@@ -106,6 +106,7 @@ type spellReport struct {
 	rows, correct, wrong, unresolved int
 	strictRows, strictResolved       int // strict verbs: any resolution is wrong
 	strictSuggested                  int // near miss naming the right verb
+	strictOffered                    int // no near miss, but the right verb suggested first
 	byDist                           map[int][3]int
 	byTier                           map[fuzzy.Tier][2]int // right, wrong per resolving tier
 	noAnswer                         map[fuzzy.Code]int    // unresolved rows per failure code
@@ -114,8 +115,12 @@ type spellReport struct {
 	misses                           []string // unresolved non-strict rows with what they were offered
 }
 
-// didYouMean returns the verbs a failed resolution offers the model.
+// didYouMean returns the verbs a failed resolution offers the model: the
+// suggestions of UNKNOWN_VERB, the tied verbs of AMBIGUOUS_VERB.
 func didYouMean(res fuzzy.Result) []fuzzy.Candidate {
+	if res.Code == fuzzy.UnknownVerb {
+		return res.Suggestions
+	}
 	return res.Candidates
 }
 
@@ -126,6 +131,9 @@ func offered(tok string, res fuzzy.Result) string {
 		s := c.Verb
 		if c.Name != c.Verb {
 			s += "/" + c.Name
+		}
+		if c.Form != "" {
+			s += " (" + c.Form + ")"
 		}
 		cs = append(cs, s)
 	}
@@ -155,7 +163,11 @@ func evalMisspellings(rows [][]string, r *fuzzy.Resolver, own map[string][]strin
 				rep.strictResolved++
 				rep.wrongExamples = append(rep.wrongExamples, fmt.Sprintf("%s→%s (%s, strict %s)", row[0], res.Verb, res.Tier, want[0]))
 			} else if cs := didYouMean(res); len(cs) > 0 && cs[0].Verb == want[0] {
-				rep.strictSuggested++
+				if res.NearMiss() {
+					rep.strictSuggested++
+				} else {
+					rep.strictOffered++
+				}
 			}
 			continue
 		}
@@ -304,6 +316,36 @@ func oneEdits(w string) []string {
 		}
 	}
 	return out
+}
+
+// lookalikeReport is (f).
+type lookalikeReport struct {
+	tokens, near int
+	leaks        []string // tokens that resolved to a verb
+}
+
+// evalLookalikes resolves the fold look-alikes of every name of every
+// strict verb of es, capitalised and not.
+func evalLookalikes(es []fuzzy.Entry, r *fuzzy.Resolver) lookalikeReport {
+	var rep lookalikeReport
+	for _, e := range es {
+		if e.Strictness != fuzzy.Strict {
+			continue
+		}
+		for _, n := range append([]string{e.Verb}, e.Names...) {
+			for _, tok := range append(foldVariants(n), foldVariants(strings.ToUpper(n[:1])+n[1:])...) {
+				rep.tokens++
+				res := r.Resolve(tok)
+				switch {
+				case res.OK():
+					rep.leaks = append(rep.leaks, fmt.Sprintf("%+q→%s (%s)", tok, res.Verb, res.Tier))
+				case res.NearMiss() && len(didYouMean(res)) > 0 && didYouMean(res)[0].Verb == e.Verb:
+					rep.near++
+				}
+			}
+		}
+	}
+	return rep
 }
 
 // foldVariants returns spellings of an ASCII name that Unicode case

@@ -166,29 +166,10 @@ func run(w io.Writer, data string, size int) error {
 	}
 
 	// (f) strict names spelled with letters that fold or normalise onto them
-	var variants, resolved, near int
-	var leaks []string
-	for _, e := range ours {
-		if e.Strictness != fuzzy.Strict {
-			continue
-		}
-		for _, n := range append([]string{e.Verb}, e.Names...) {
-			for _, tok := range append(foldVariants(n), foldVariants(strings.ToUpper(n[:1])+n[1:])...) {
-				variants++
-				res := r.Resolve(tok)
-				switch {
-				case res.OK():
-					resolved++
-					leaks = append(leaks, fmt.Sprintf("%+q→%s (%s)", tok, res.Verb, res.Tier))
-				case res.NearMiss() && len(didYouMean(res)) > 0 && didYouMean(res)[0].Verb == e.Verb:
-					near++
-				}
-			}
-		}
-	}
-	fmt.Fprintf(w, "\n(f) strict names with fold/normalisation look-alikes (K, İ, I+U+0307, ı, ſ, ligatures, fullwidth, marks): %d tokens, resolved %d (must be 0), near miss naming the verb %d\n", variants, resolved, near)
-	if len(leaks) > 0 {
-		fmt.Fprintf(w, "  resolved: %s\n", strings.Join(leaks, ", "))
+	l := evalLookalikes(ours, r)
+	fmt.Fprintf(w, "\n(f) strict names with fold/normalisation look-alikes (K, İ, I+U+0307, ı, ſ, ligatures, fullwidth, marks): %d tokens, resolved %d (must be 0), near miss naming the verb %d\n", l.tokens, len(l.leaks), l.near)
+	if len(l.leaks) > 0 {
+		fmt.Fprintf(w, "  resolved: %s\n", strings.Join(l.leaks, ", "))
 	}
 
 	// (g) the misspelled inflections
@@ -224,7 +205,10 @@ func tierLine(m map[fuzzy.Tier][2]int) string {
 
 // formOf names the inflected form a fuzzy match was made against, if any.
 func formOf(res fuzzy.Result) string {
-	return ""
+	if res.Form == "" {
+		return ""
+	}
+	return ", form " + res.Form
 }
 
 func printSpell(w io.Writer, title string, s spellReport) {
@@ -247,8 +231,8 @@ func printSpell(w io.Writer, title string, s spellReport) {
 	}
 	sort.Strings(codes)
 	fmt.Fprintf(w, "      no answer: %s; the right verb offered first %d, offered at all %d\n", strings.Join(codes, ", "), s.suggested[0], s.suggested[1])
-	fmt.Fprintf(w, "    strict-verb rows %d: resolved to a verb %d (must be 0), near miss naming the verb %d\n",
-		s.strictRows, s.strictResolved, s.strictSuggested)
+	fmt.Fprintf(w, "    strict-verb rows %d: resolved to a verb %d (must be 0), near miss naming the verb %d, else suggesting it first %d\n",
+		s.strictRows, s.strictResolved, s.strictSuggested, s.strictOffered)
 	if len(s.wrongExamples) > 0 {
 		fmt.Fprintf(w, "    wrong: %s\n", strings.Join(s.wrongExamples, ", "))
 	}
