@@ -222,6 +222,7 @@ type typoReport struct {
 	tokens                      int
 	right, wrong, ambiguous     int
 	unresolved                  int
+	unresolvedOffered           int                   // unresolved, the right verb suggested first
 	byTier                      map[fuzzy.Tier][2]int // right, wrong
 	strictTokens, strictResolve int
 	strictNear                  int // near miss naming the right verb
@@ -281,6 +282,9 @@ func evalTypos(es []fuzzy.Entry, r *fuzzy.Resolver) typoReport {
 				rep.ambiguous++
 			default:
 				rep.unresolved++
+				if cs := didYouMean(res); len(cs) > 0 && contains(want, cs[0].Verb) {
+					rep.unresolvedOffered++
+				}
 			}
 			if res.OK() {
 				rep.byTier[res.Tier] = bt

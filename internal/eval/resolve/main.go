@@ -159,6 +159,7 @@ func run(w io.Writer, data string, size int) error {
 		fmt.Fprintf(w, "  non-strict %d: right %s, wrong %s, ambiguous %s, unresolved %s\n", n,
 			share{t.right, n}, share{t.wrong, n}, share{t.ambiguous, n}, share{t.unresolved, n})
 		fmt.Fprintf(w, "    by tier (right/wrong): %s\n", tierLine(t.byTier))
+		fmt.Fprintf(w, "    unresolved with the right verb suggested first: %d/%d\n", t.unresolvedOffered, t.unresolved)
 		fmt.Fprintf(w, "  strict %d: resolved to a verb %d (must be 0), near miss naming the verb %d\n", t.strictTokens, t.strictResolve, t.strictNear)
 		if len(t.wrongExamples) > 0 {
 			fmt.Fprintf(w, "    wrong: %s\n", strings.Join(t.wrongExamples, ", "))
