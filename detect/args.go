@@ -34,10 +34,14 @@ func (s *Scanner) parseAction(line []byte, i, start int, inline bool) {
 	}
 
 	// The verb, extended word by word while a longer phrase is registered.
-	name := norm.NFC.String(string(line[ts:te]))
-	verb, ok := s.vocab.Resolve(name)
+	// Resolve gets the words as written and normalises them itself: NFC
+	// turns U+212A KELVIN SIGN into K, and a letter that normalises onto
+	// ASCII must never make a strict verb (DIALECT.md §4).
+	raw := string(line[ts:te])
+	name := norm.NFC.String(raw)
+	verb, ok := s.vocab.Resolve(raw)
 	end := te
-	for cur, curEnd := name, te; s.vocab.Extends(cur); {
+	for cur, rawCur, curEnd := name, raw, te; s.vocab.Extends(cur); {
 		k := skipBlank(line, curEnd)
 		if k == curEnd {
 			break
@@ -46,13 +50,16 @@ func (s *Scanner) parseAction(line []byte, i, start int, inline bool) {
 		if e == k {
 			break
 		}
-		cur = cur + " " + norm.NFC.String(string(line[k:e]))
+		w := string(line[k:e])
+		cur, rawCur = cur+" "+norm.NFC.String(w), rawCur+" "+w
 		curEnd = e
-		if v, ok2 := s.vocab.Resolve(cur); ok2 {
+		if v, ok2 := s.vocab.Resolve(rawCur); ok2 {
 			verb, ok, end = v, true, e
 		}
 	}
-	a.Token = cleanText(line[ts:end])
+	// The token stays as written (valid UTF-8): whoever resolves it again
+	// must see what Resolve saw, not its NFC form.
+	a.Token = string(bytes.ToValidUTF8(line[ts:end], []byte("\uFFFD")))
 	if ok {
 		a.Verb = verb
 	}
