@@ -189,7 +189,9 @@ func (v *vocabulary) Resolve(token string) (string, bool) {
 	if strings.ContainsAny(token, " \t") && r.Tier > fuzzy.TierSpelling {
 		return "", false
 	}
-	if !r.OK() {
+	if !r.OK() && !r.NearMiss() {
+		// Claimants folds case with strings.ToLower, which takes U+212A
+		// KELVIN SIGN to k: a near miss of a strict verb stays one.
 		if cs := v.reg.Claimants(token); len(cs) > 1 {
 			return cs[0], true
 		}
