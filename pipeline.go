@@ -327,7 +327,7 @@ func (rt *Runtime) scanFailure(v *vocab, a *detect.Action, r *Result) *failure {
 			r.Output = fmt.Sprintf("/%s is not a verb", a.Token)
 		}
 		f := &failure{}
-		for _, c := range w.res.Candidates {
+		for _, c := range w.offered() {
 			f.candidates = append(f.candidates, failures.Candidate{Verb: c.Verb, Tier: c.Tier.String(), Score: c.Score})
 		}
 		switch r.Code {

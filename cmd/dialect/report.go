@@ -176,9 +176,10 @@ func (m resolverMatcher) Suggest(token string) (string, float64, bool) {
 	if res.OK() {
 		return res.Verb, res.Score, true
 	}
-	if len(res.Candidates) > 0 {
-		c := res.Candidates[0]
-		return c.Verb, c.Score, true
+	for _, cs := range [][]fuzzy.Candidate{res.Candidates, res.Suggestions} {
+		if len(cs) > 0 {
+			return cs[0].Verb, cs[0].Score, true
+		}
 	}
 	return "", 0, false
 }
