@@ -102,8 +102,8 @@ func (r *Resolver) editScan(s *scan, q *probe, n int, accept bool, ss *suggestio
 				s.near = addMatch(s.near, m)
 			}
 		}
-		if class == classNormal && r.dix.fits(q.n, k) {
-			r.dix.lookup(q.runes(), k, len(r.names), func(ni int32) {
+		if class == classNormal && r.dix().fits(q.n, k) {
+			r.dix().lookup(q.runes(), k, len(r.names), func(ni int32) {
 				if nm := &r.names[ni]; int(nm.class) == class { // the index holds both classes
 					if d := q.dist(nm.runes, k); d <= k {
 						found(ni, d)
@@ -178,11 +178,11 @@ func (r *Resolver) scanNames(q *probe, k int, classes []int, found func(ni int32
 // within k edits of the probe, through the deletion index where it holds
 // them.
 func (r *Resolver) nearNames(q *probe, k int, found func(ni int32, d int)) {
-	if !r.dix.fits(q.n, k) {
+	if !r.dix().fits(q.n, k) {
 		r.scanNames(q, k, []int{classNormal, classLoose, classStrict}, found)
 		return
 	}
-	r.dix.lookup(q.runes(), k, len(r.names), func(ni int32) {
+	r.dix().lookup(q.runes(), k, len(r.names), func(ni int32) {
 		if nm := &r.names[ni]; nm.key == nm.base {
 			if d := q.dist(nm.runes, k); d <= k {
 				found(ni, d)

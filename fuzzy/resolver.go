@@ -29,16 +29,20 @@ type Resolver struct {
 	exactHit map[string]Result  // name as registered → its tier-1 result
 	foldHit  map[string]Result  // folded name → its tier-2 result
 
-	names       []nameInfo                // every (folded name or inflected form, verb) pair
-	groups      [numClasses][]groupBucket // per class: base-name length → names with their forms
-	dix         *delIndex                 // normal and loose names and forms of up to delMaxLen runes, by their deletions
-	spread      [numClasses][2]int        // per class: most a form is shorter, longer than its name
-	strictNames []int32                   // names of strict verbs
-	strict      map[string]bool           // canonical verbs that are strict
-	strictASCII map[string]string         // strict name, ASCII-folded → its folded key
-	bySoundex   map[string][]int32        // Soundex digits (without the letter) → phonetically indexed names
-	maxWords    int                       // most words in a name
-	prefixes    map[string]bool           // proper word prefixes of multi-word names ("look", "note to")
+	names  []nameInfo                // every (folded name or inflected form, verb) pair
+	groups [numClasses][]groupBucket // per class: base-name length → names with their forms
+	// dix indexes the normal and loose names and forms of up to
+	// delMaxLen runes by their deletions. It is built on the first token
+	// the exact and case tiers do not resolve: a process that resolves
+	// only exact names (most do) never pays for it.
+	dix         func() *delIndex
+	spread      [numClasses][2]int // per class: most a form is shorter, longer than its name
+	strictNames []int32            // names of strict verbs
+	strict      map[string]bool    // canonical verbs that are strict
+	strictASCII map[string]string  // strict name, ASCII-folded → its folded key
+	bySoundex   map[string][]int32 // Soundex digits (without the letter) → phonetically indexed names
+	maxWords    int                // most words in a name
+	prefixes    map[string]bool    // proper word prefixes of multi-word names ("look", "note to")
 
 	emb embedCache // embedding vectors of the names, filled on first use
 }
@@ -140,7 +144,7 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 	for _, p := range names {
 		r.addName(p.key, p.verb, p.s)
 	}
-	r.dix = buildDelIndex(r)
+	r.dix = sync.OnceValue(func() *delIndex { return buildDelIndex(r) })
 	r.exactHit = make(map[string]Result, len(r.exact))
 	for n, vs := range r.exact {
 		r.exactHit[n] = r.hit("", n, vs, TierExact, 1)

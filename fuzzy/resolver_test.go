@@ -604,7 +604,7 @@ func TestDeletionIndex(t *testing.T) {
 	es := benchVocab(400)
 	indexed := newTest(t, es, Options{})
 	scanned := newTest(t, es, Options{})
-	scanned.dix = nil
+	scanned.dix = func() *delIndex { return nil }
 	rng := rand.New(rand.NewSource(7))
 	mutate := func(s string) string {
 		rs := []rune(s)

@@ -102,8 +102,8 @@ func (r *Resolver) suggest(key string, stems []string, cands []Candidate, ss *su
 			st = Loose
 		}
 		kName, kForm := r.opts.allowance(st, n)+1, r.opts.allowance(Normal, n)+1
-		if class == classNormal && r.dix.fits(q.n, kName) {
-			r.dix.lookup(q.runes(), kName, len(r.names), func(ni int32) {
+		if class == classNormal && r.dix().fits(q.n, kName) {
+			r.dix().lookup(q.runes(), kName, len(r.names), func(ni int32) {
 				if nm := &r.names[ni]; nm.class == classNormal {
 					if d := q.dist(nm.runes, kName); d <= kName {
 						add(ni, d)
