@@ -363,3 +363,45 @@ func jsonLine(r Record) ([]byte, error) {
 	b, err := json.Marshal(r)
 	return append(b, '\n'), err
 }
+
+func TestSummary(t *testing.T) {
+	v := func(op, content string) Version { return Version{Op: op, Content: content} }
+	for _, tt := range []struct {
+		prev  string
+		v     Version
+		first bool
+		want  string
+	}{
+		{"", v("create", "deadline is Monday\nbudget"), true, `new: "deadline is Monday …"`},
+		{"a", v("append", "a\nb"), false, `+1 -0 lines: + "b"`},
+		{"a\nb\nc", v("patch", "a\nc"), false, `+0 -1 lines: - "b"`},
+		{"a\nb", v("replace", "a\nB"), false, `+1 -1 lines: + "B"`},
+		{"same", v("restore v1", "same"), false, "no change to the text"},
+		{"x", v("delete", "x"), false, "deleted"},
+		{"", v("create", strings.Repeat("long ", 30)), true, "new: \"long long"},
+	} {
+		if got := Summary(tt.prev, tt.v, tt.first); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("Summary(%q → %q) = %q, want %q", tt.prev, tt.v.Content, got, tt.want)
+		}
+	}
+	if got := Summary("", v("create", strings.Repeat("x", 200)), true); len([]rune(got)) > 60 {
+		t.Errorf("a summary is not clipped: %d characters", len([]rune(got)))
+	}
+}
+
+func TestFormatHistoryShowsTheLatest(t *testing.T) {
+	var vs []Version
+	for i := 1; i <= 25; i++ {
+		vs = append(vs, Version{Version: i, Op: "append", At: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC), Agent: "scout", Content: strings.Repeat("x\n", i)})
+	}
+	out := FormatHistory("log", vs, 20)
+	if !strings.HasPrefix(out, "log: 25 versions (current v25)\n(5 earlier versions not shown") || strings.Contains(out, "\nv5 ") || !strings.Contains(out, "\nv6 ") {
+		t.Errorf("history:\n%s", out)
+	}
+	if n := strings.Count(out, "\nv"); n != 20 {
+		t.Errorf("%d versions listed, want 20", n)
+	}
+	if all := FormatHistory("log", vs, 0); strings.Count(all, "\nv") != 25 {
+		t.Error("shown 0 does not list all")
+	}
+}

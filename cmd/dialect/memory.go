@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/pattern-dialect/dialect/internal/memory"
 	"github.com/pattern-dialect/dialect/store"
 )
 
@@ -281,13 +280,13 @@ func memoryHistory(ctx context.Context, sio *stdio, args []string) error {
 				Tags    []string  `json:"tags,omitempty"`
 				Project string    `json:"project,omitempty"`
 				Summary string    `json:"summary"`
-			}{v.Version, v.Op, v.At.UTC(), v.Agent, len([]rune(v.Content)), v.Tags, v.Project, memory.Summary(prev, v, i == 0)}); err != nil {
+			}{v.Version, v.Op, v.At.UTC(), v.Agent, len([]rune(v.Content)), v.Tags, v.Project, store.Summary(prev, v, i == 0)}); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	fmt.Fprintln(sio.out, safeText(memory.FormatHistory(pos[0], vs, 0)))
+	fmt.Fprintln(sio.out, safeText(store.FormatHistory(pos[0], vs, 0)))
 	return nil
 }
 
