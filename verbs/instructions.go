@@ -387,16 +387,22 @@ func operationLine(op Operation) string {
 	var b strings.Builder
 	b.WriteString(oneLine(op.Name, 64))
 	for _, p := range op.Params {
-		arg := oneLine(p.Name, 64) + "=" + typeWord(p.Type, p.Items)
-		if !p.Required {
-			arg = "[" + arg + "]"
-		}
-		b.WriteString(" " + arg)
+		b.WriteString(" " + p.Usage())
 	}
 	if d := firstSentence(op.Description, 120); d != "" {
 		b.WriteString(" — " + d)
 	}
 	return b.String()
+}
+
+// Usage is how the parameter is written in a usage line: "name=TYPE", in
+// brackets when it is optional ("[head=N]").
+func (p Param) Usage() string {
+	arg := oneLine(p.Name, 64) + "=" + typeWord(p.Type, p.Items)
+	if !p.Required {
+		arg = "[" + arg + "]"
+	}
+	return arg
 }
 
 // typeWord is how a parameter's type is shown: an array of objects is

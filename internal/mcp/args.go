@@ -524,30 +524,9 @@ func (c *call) paramList() string {
 	}
 	var parts []string
 	for _, p := range c.tool.params {
-		s := p.name + "=" + typeWord(p.typ, p.items)
-		if !p.required {
-			s = "[" + s + "]"
-		}
-		parts = append(parts, s)
+		parts = append(parts, verbs.Param{Name: p.name, Type: p.typ, Items: p.items, Required: p.required}.Usage())
 	}
 	return strings.Join(parts, " ")
-}
-
-func typeWord(t, items string) string {
-	switch t {
-	case "number", "integer":
-		return "N"
-	case "boolean":
-		return "true|false"
-	case "array":
-		if items == "object" || items == "array" {
-			return "[{...}]"
-		}
-		return "A,B"
-	case "object":
-		return "{...}"
-	}
-	return "TEXT"
 }
 
 // coerce turns a written value into the parameter's type. p nil (a key
