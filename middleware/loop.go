@@ -312,11 +312,7 @@ func (l *loopRun) stream(up io.ReadCloser, w *io.PipeWriter) {
 			}
 			toolCalls = toolCalls || in.ToolCalls
 			if in.Usage != nil {
-				if l.api == wire.Messages {
-					turnUsage = wire.AddUsage(turnUsage, in.Usage)
-				} else {
-					turnUsage = in.Usage
-				}
+				turnUsage = wire.TurnUsage(l.api, turnUsage, in.Usage)
 			}
 			shown := in.Text
 			if in.Text != "" {
