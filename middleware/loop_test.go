@@ -16,6 +16,7 @@ import (
 	"github.com/pattern-dialect/dialect/internal/wire"
 	"github.com/pattern-dialect/dialect/internal/wire/wiretest"
 	"github.com/pattern-dialect/dialect/turn"
+	"github.com/tidwall/gjson"
 )
 
 // actOnce acts in its first turn (a calculation) and answers with the
@@ -311,5 +312,58 @@ func TestLoopUpstreamErrorBodyUnchanged(t *testing.T) {
 		if resp.StatusCode != 503 || string(got) != wiretest.ErrorBody(api, 503) || !strings.Contains(resp.Header.Get(HeaderResults), `"output":"42"`) {
 			t.Fatalf("%s: %d %q, results %q", api, resp.StatusCode, got, resp.Header.Get(HeaderResults))
 		}
+	}
+}
+
+// A streamed Responses answer of two turns names one response from
+// response.created to response.completed (the first turn's id: clients
+// check it); a request that continues from that id continues from the
+// last turn's stored response, which holds the whole conversation.
+func TestLoopResponsesOneID(t *testing.T) {
+	rt := openRuntime(t, "")
+	srv := wiretest.New(t, actOnce)
+	hc := &http.Client{Transport: Transport(rt, nil, Loop(3))}
+	c := openai.NewClient(option.WithBaseURL(srv.URL+"/v1/"), option.WithAPIKey("k"), option.WithHTTPClient(hc), option.WithMaxRetries(0))
+	s := c.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("What is 6 times 7?")}})
+	ids := map[string]string{}
+	for s.Next() {
+		if ev := s.Current(); ev.Response.ID != "" {
+			ids[ev.Type] = ev.Response.ID
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.Requests()) != 2 || ids["response.created"] != "resp_1" || ids["response.in_progress"] != "resp_1" || ids["response.completed"] != "resp_1" {
+		t.Fatalf("%d upstream requests; ids %v", len(srv.Requests()), ids)
+	}
+	for _, stream := range []bool{true, false} {
+		p := responses.ResponseNewParams{Model: "m", PreviousResponseID: openai.String("resp_1"),
+			Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("And 6 times 8?")}}
+		var err error
+		if stream {
+			s := c.Responses.NewStreaming(context.Background(), p)
+			for s.Next() {
+			}
+			err = s.Err()
+		} else {
+			_, err = c.Responses.New(context.Background(), p)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if got := gjson.GetBytes(reqs[len(reqs)-1].Body, "previous_response_id").String(); got != "resp_2" {
+			t.Errorf("stream=%v: continued from %q, want the last turn's resp_2", stream, got)
+		}
+	}
+	// An id the proxy did not give passes as it came.
+	if _, err := c.Responses.New(context.Background(), responses.ResponseNewParams{Model: "m", PreviousResponseID: openai.String("resp_other"),
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")}}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if got := gjson.GetBytes(reqs[len(reqs)-1].Body, "previous_response_id").String(); got != "resp_other" {
+		t.Errorf("continued from %q", got)
 	}
 }

@@ -192,7 +192,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 type middleware struct {
 	rt    *dialect.Runtime
 	opt   options
-	instr string // the instructions, with Instructions
+	instr string      // the instructions, with Instructions
+	ids   responseIDs // Responses ids of streamed answers of several turns
 }
 
 func newMiddleware(rt *dialect.Runtime, opts []Option) *middleware {

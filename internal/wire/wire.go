@@ -141,6 +141,16 @@ func (r *Request) Model() string {
 	return s
 }
 
+// PreviousResponse is a Responses request's previous_response_id, or "".
+func (r *Request) PreviousResponse() string {
+	var s string
+	json.Unmarshal(r.m["previous_response_id"], &s)
+	return s
+}
+
+// SetPreviousResponse sets a Responses request's previous_response_id.
+func (r *Request) SetPreviousResponse(id string) { r.m["previous_response_id"] = raw(id) }
+
 // Body encodes the request.
 func (r *Request) Body() []byte { return raw(r.m) }
 
