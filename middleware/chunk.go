@@ -11,7 +11,7 @@ import (
 type chunk struct {
 	head     chunkHead
 	errRaw   []byte // the "error" member as written, when present and not null
-	content  string // choice 0's delta.content
+	content  []byte // choice 0's delta.content, decoded; in the chunk's data or the reader's buffer
 	seen     bool   // choice 0 had a delta.content string
 	finished bool   // choice 0 had a finish_reason
 }
@@ -31,7 +31,20 @@ type chunk struct {
 // prev is the previous chunk's head: a head string equal to its own is
 // taken from it rather than allocated again.
 func readChunk(data []byte, prev chunkHead) (c chunk, ok bool) {
-	p := jsonReader{data: data}
+	var r chunkReader
+	return r.read(data, prev)
+}
+
+// chunkReader reads chunks as readChunk does, into a buffer of its own:
+// a chunk's content is valid until the next read, and reading one
+// allocates nothing unless its head changed.
+type chunkReader struct {
+	buf []byte // decoded content with escapes
+}
+
+func (r *chunkReader) read(data []byte, prev chunkHead) (c chunk, ok bool) {
+	p := jsonReader{data: data, buf: r.buf[:0]}
+	defer func() { r.buf = p.buf }()
 	p.space()
 	if p.peek() == '{' {
 		ok = p.object(func(key []byte) bool { return p.topMember(key, &c, &prev) })
@@ -49,6 +62,7 @@ const maxDepth = 10000
 type jsonReader struct {
 	data []byte
 	i    int
+	buf  []byte // decoded content
 }
 
 func (p *jsonReader) peek() byte {
@@ -150,9 +164,10 @@ func (p *jsonReader) topMember(key []byte, c *chunk, prev *chunkHead) bool {
 				return true
 			}
 			if ch.content != nil {
-				c.content, c.seen = string(ch.content[1:len(ch.content)-1]), true
+				c.content, c.seen = ch.content[1:len(ch.content)-1], true
 				if ch.esc {
-					c.content = unquote(ch.content)
+					p.buf = appendUnquoted(p.buf[:0], ch.content)
+					c.content = p.buf
 				}
 			}
 			if len(ch.finish) > 2 && ch.finish[0] == '"' {
@@ -415,7 +430,13 @@ func unquote(raw []byte) string {
 	if bytes.IndexByte(s, '\\') < 0 && utf8.Valid(s) {
 		return string(s)
 	}
-	b := make([]byte, 0, len(s)+8)
+	return string(appendUnquoted(make([]byte, 0, len(s)+8), raw))
+}
+
+// appendUnquoted appends the decoded valid JSON string raw (quotes
+// included) to b.
+func appendUnquoted(b, raw []byte) []byte {
+	s := raw[1 : len(raw)-1]
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -467,7 +488,7 @@ func unquote(raw []byte) string {
 			i += n
 		}
 	}
-	return string(b)
+	return b
 }
 
 func hex4(s []byte) rune {

@@ -32,6 +32,7 @@ type sseBody struct {
 	stream *dialect.Stream
 	filter *detect.Filter // with HideActions
 	shown  bytes.Buffer   // the filter's output for the current delta
+	chunks chunkReader
 
 	buf     []byte // read buffer
 	rest    []byte // of buf, not yet fed
@@ -224,7 +225,7 @@ func (b *sseBody) dispatch() {
 // readChunk, one pass that validates the chunk and picks the few members
 // needed; encoding/json only explains a chunk that is not valid JSON.
 func (b *sseBody) chunk(data []byte, start int64) []byte {
-	ch, ok := readChunk(data, b.last)
+	ch, ok := b.chunks.read(data, b.last)
 	if !ok {
 		var v any
 		err := json.Unmarshal(data, &v)
@@ -248,17 +249,17 @@ func (b *sseBody) chunk(data []byte, start int64) []byte {
 		b.finished = true
 	}
 	content, seen := ch.content, ch.seen
-	b.text.WriteString(content)
-	b.stream.WriteString(content)
+	b.text.Write(content)
+	b.stream.Write(content)
 	if b.filter == nil {
 		return nil
 	}
 	b.shown.Reset()
-	b.filter.Write([]byte(content))
+	b.filter.Write(content)
 	if b.finished {
 		b.filter.Close()
 	}
-	if b.shown.String() == content || (!seen && b.shown.Len() == 0) {
+	if bytes.Equal(b.shown.Bytes(), content) || (!seen && b.shown.Len() == 0) {
 		return nil
 	}
 	out, err := setJSONContent(data, "delta", b.shown.String())
