@@ -41,10 +41,11 @@ type phraseMatcher struct {
 }
 
 func newPhraseMatcher(list []string) *phraseMatcher {
-	m := &phraseMatcher{}
+	m := &phraseMatcher{phrases: make([]phrase, 0, len(list))}
 	for _, text := range list {
-		p := phrase{text: text}
 		lower := strings.ToLower(strings.TrimSpace(text))
+		// A scanner is made per message: one allocation per phrase.
+		p := phrase{text: text, units: make([]unit, 0, utf8.RuneCountInString(lower))}
 		for _, r := range lower {
 			switch {
 			case isSpaceRune(r):

@@ -135,11 +135,7 @@ func (h *HTTP) Reply(ctx context.Context, req Request, text io.Writer) (Reply, e
 		}
 		out.ToolCalls = out.ToolCalls || in.ToolCalls
 		if in.Usage != nil {
-			if api == wire.Messages {
-				usage = wire.AddUsage(usage, in.Usage) // message_start's input, message_delta's output
-			} else {
-				usage = in.Usage
-			}
+			usage = wire.TurnUsage(api, usage, in.Usage) // Messages: message_start's, then message_delta's totals
 		}
 		if in.Done {
 			break

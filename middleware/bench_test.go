@@ -68,7 +68,7 @@ func sseEventsPieces(model, text string, piece int) []string {
 
 func openRuntimeB(b *testing.B) *dialect.Runtime {
 	b.Helper()
-	cfg, err := dialect.ParseConfig("bench.toml", nil)
+	cfg, err := dialect.ParseConfig("bench.toml", []byte("[store]\nlog_messages = false\n"))
 	if err != nil {
 		b.Fatal(err)
 	}

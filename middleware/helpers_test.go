@@ -3,7 +3,9 @@ package middleware
 import (
 	"context"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pattern-dialect/dialect"
 )
@@ -33,4 +35,12 @@ func run(t testing.TB, rt *dialect.Runtime, text string) []dialect.Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// cpuTime is the CPU time the process has used (user and system): on a
+// shared machine a steadier measure of work than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/internal/wire"
@@ -94,6 +95,11 @@ func (m *middleware) handleLoop(req *http.Request, api wire.API, next func(*http
 			err = wr.AddSystem(instr)
 		}
 	}
+	if err == nil && api == wire.Responses {
+		if last, ok := m.ids.get(wr.PreviousResponse()); ok {
+			wr.SetPreviousResponse(last)
+		}
+	}
 	if err != nil || int64(len(body)) > m.opt.maxBody {
 		// Not a request the loop can extend: it goes on as it came,
 		// and the upstream says what it thinks of it.
@@ -134,6 +140,52 @@ func (m *middleware) handleLoop(req *http.Request, api wire.API, next func(*http
 	c.Err = ErrNotChat
 	m.deliver(c)
 	return resp, nil
+}
+
+// responseIDs maps the id a client received for a streamed Responses
+// answer of several turns (the first turn's) to the last turn's, under
+// which the upstream stored the whole conversation, so that a request
+// continuing from the client's id continues from there. It holds the
+// latest maxIDs answers; the proxy's memory, not its store: after a
+// restart a continuation starts from the first turn's stored response.
+type responseIDs struct {
+	mu   sync.Mutex
+	last map[string]string
+	ring []string // the keys, oldest first from next
+	next int
+}
+
+// maxIDs is how many answers responseIDs remembers.
+const maxIDs = 4096
+
+func (r *responseIDs) put(first, last string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.last == nil {
+		r.last = map[string]string{}
+	}
+	if _, ok := r.last[first]; ok {
+		r.last[first] = last
+		return
+	}
+	if len(r.ring) < maxIDs {
+		r.ring = append(r.ring, first)
+	} else {
+		delete(r.last, r.ring[r.next])
+		r.ring[r.next] = first
+		r.next = (r.next + 1) % maxIDs
+	}
+	r.last[first] = last
+}
+
+func (r *responseIDs) get(first string) (string, bool) {
+	if first == "" {
+		return "", false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	last, ok := r.last[first]
+	return last, ok
 }
 
 // withBody is req with body as its body.
@@ -315,11 +367,7 @@ func (l *loopRun) stream(up io.ReadCloser, w *io.PipeWriter) {
 			}
 			toolCalls = toolCalls || in.ToolCalls
 			if in.Usage != nil {
-				if l.api == wire.Messages {
-					turnUsage = wire.AddUsage(turnUsage, in.Usage)
-				} else {
-					turnUsage = in.Usage
-				}
+				turnUsage = wire.TurnUsage(l.api, turnUsage, in.Usage)
 			}
 			shown := in.Text
 			if in.Text != "" {
@@ -368,7 +416,11 @@ func (l *loopRun) stream(up io.ReadCloser, w *io.PipeWriter) {
 			write(mg.delta(tail))
 		}
 		if results == "" {
-			write(mg.finish(held, combined.String(), usage))
+			end := mg.finish(held, combined.String(), usage)
+			if mg.lastID != "" {
+				l.m.ids.put(mg.respID, mg.lastID) // before the client can continue from it
+			}
+			write(end)
 			w.Close()
 			return
 		}

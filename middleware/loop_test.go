@@ -16,6 +16,7 @@ import (
 	"github.com/pattern-dialect/dialect/internal/wire"
 	"github.com/pattern-dialect/dialect/internal/wire/wiretest"
 	"github.com/pattern-dialect/dialect/turn"
+	"github.com/tidwall/gjson"
 )
 
 // actOnce acts in its first turn (a calculation) and answers with the
@@ -33,61 +34,70 @@ func actOnce(s wiretest.Seen) wiretest.Answer {
 	return wiretest.Answer{Text: "Let me compute that.\n/calc 6 * 7\n"}
 }
 
+// answer is what a client assembled of an answer: the text, and the
+// usage it read.
+type answer struct {
+	text    string
+	in, out int64
+}
+
 // askers run one question through each API's official client and
-// return the assistant's text the client assembled.
-var askers = map[wire.API]func(ctx context.Context, base string, hc *http.Client, model string, stream bool) (string, error){
-	wire.Chat: func(ctx context.Context, base string, hc *http.Client, model string, stream bool) (string, error) {
+// return what the client assembled.
+var askers = map[wire.API]func(ctx context.Context, base string, hc *http.Client, model string, stream bool) (answer, error){
+	wire.Chat: func(ctx context.Context, base string, hc *http.Client, model string, stream bool) (answer, error) {
 		c := openai.NewClient(option.WithBaseURL(base+"/v1/"), option.WithAPIKey("k"), option.WithHTTPClient(hc), option.WithMaxRetries(0))
 		p := openai.ChatCompletionNewParams{Model: model, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is 6 times 7?")}}
 		if !stream {
 			r, err := c.Chat.Completions.New(ctx, p)
 			if err != nil {
-				return "", err
+				return answer{}, err
 			}
-			return r.Choices[0].Message.Content, nil
+			return answer{r.Choices[0].Message.Content, r.Usage.PromptTokens, r.Usage.CompletionTokens}, nil
 		}
+		p.StreamOptions.IncludeUsage = openai.Bool(true)
 		s := c.Chat.Completions.NewStreaming(ctx, p)
 		var acc openai.ChatCompletionAccumulator
 		for s.Next() {
 			acc.AddChunk(s.Current())
 		}
 		if err := s.Err(); err != nil {
-			return "", err
+			return answer{}, err
 		}
-		return acc.Choices[0].Message.Content, nil
+		return answer{acc.Choices[0].Message.Content, acc.Usage.PromptTokens, acc.Usage.CompletionTokens}, nil
 	},
-	wire.Responses: func(ctx context.Context, base string, hc *http.Client, model string, stream bool) (string, error) {
+	wire.Responses: func(ctx context.Context, base string, hc *http.Client, model string, stream bool) (answer, error) {
 		c := openai.NewClient(option.WithBaseURL(base+"/v1/"), option.WithAPIKey("k"), option.WithHTTPClient(hc), option.WithMaxRetries(0))
 		p := responses.ResponseNewParams{Model: model, Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("What is 6 times 7?")}}
 		if !stream {
 			r, err := c.Responses.New(ctx, p)
 			if err != nil {
-				return "", err
+				return answer{}, err
 			}
-			return r.OutputText(), nil
+			return answer{r.OutputText(), r.Usage.InputTokens, r.Usage.OutputTokens}, nil
 		}
 		s := c.Responses.NewStreaming(ctx, p)
-		var deltas, final strings.Builder
+		var deltas strings.Builder
+		var final answer
 		for s.Next() {
 			ev := s.Current()
 			switch ev.Type {
 			case "response.output_text.delta":
 				deltas.WriteString(ev.Delta)
 			case "response.completed":
-				final.WriteString(ev.Response.OutputText())
+				final = answer{ev.Response.OutputText(), ev.Response.Usage.InputTokens, ev.Response.Usage.OutputTokens}
 			case "error":
-				return "", errors.New("error event: " + ev.Message)
+				return answer{}, errors.New("error event: " + ev.Message)
 			}
 		}
 		if err := s.Err(); err != nil {
-			return "", err
+			return answer{}, err
 		}
-		if deltas.String() != final.String() {
-			return "", errors.New("deltas " + deltas.String() + " differ from the completed response's " + final.String())
+		if deltas.String() != final.text {
+			return answer{}, errors.New("deltas " + deltas.String() + " differ from the completed response's " + final.text)
 		}
-		return final.String(), nil
+		return final, nil
 	},
-	wire.Messages: func(ctx context.Context, base string, hc *http.Client, model string, stream bool) (string, error) {
+	wire.Messages: func(ctx context.Context, base string, hc *http.Client, model string, stream bool) (answer, error) {
 		c := anthropic.NewClient(aoption.WithBaseURL(base), aoption.WithAPIKey("k"), aoption.WithHTTPClient(hc), aoption.WithMaxRetries(0))
 		p := anthropic.MessageNewParams{Model: anthropic.Model(model), MaxTokens: 256,
 			Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("What is 6 times 7?"))}}
@@ -95,7 +105,7 @@ var askers = map[wire.API]func(ctx context.Context, base string, hc *http.Client
 		if !stream {
 			r, err := c.Messages.New(ctx, p)
 			if err != nil {
-				return "", err
+				return answer{}, err
 			}
 			m = r
 		} else {
@@ -103,18 +113,18 @@ var askers = map[wire.API]func(ctx context.Context, base string, hc *http.Client
 			m = &anthropic.Message{}
 			for s.Next() {
 				if err := m.Accumulate(s.Current()); err != nil {
-					return "", err
+					return answer{}, err
 				}
 			}
 			if err := s.Err(); err != nil {
-				return "", err
+				return answer{}, err
 			}
 		}
 		var b strings.Builder
 		for _, blk := range m.Content {
 			b.WriteString(blk.Text)
 		}
-		return b.String(), nil
+		return answer{b.String(), m.Usage.InputTokens, m.Usage.OutputTokens}, nil
 	},
 }
 
@@ -129,13 +139,23 @@ func TestLoopEveryAPI(t *testing.T) {
 				srv := wiretest.New(t, actOnce)
 				var col mwCollector
 				hc := &http.Client{Transport: Transport(rt, nil, Loop(3), Instructions(), OnCompletion(col.add))}
-				got, err := askers[api](context.Background(), srv.URL, hc, "m", stream)
+				ans, err := askers[api](context.Background(), srv.URL, hc, "m", stream)
 				if err != nil {
 					t.Fatal(err)
 				}
+				got := ans.text
 				reqs := srv.Requests()
 				if len(reqs) != 2 {
 					t.Fatalf("%d upstream requests", len(reqs))
+				}
+				// The usage the client read is the two turns' summed.
+				var in, out int
+				for _, r := range reqs {
+					i, o := wiretest.Usage(r, actOnce(r))
+					in, out = in+i, out+o
+				}
+				if ans.in != int64(in) || ans.out != int64(out) {
+					t.Errorf("usage %d in, %d out; the turns used %d, %d", ans.in, ans.out, in, out)
 				}
 				results := reqs[1].Messages[len(reqs[1].Messages)-1].Text
 				want := "Let me compute that.\n/calc 6 * 7\n" + turn.Carried(results) + "The answer is 42."
@@ -170,9 +190,13 @@ func TestLoopOneTurnPassesThrough(t *testing.T) {
 			srv := wiretest.New(t, actOnce)
 			var col mwCollector
 			hc := &http.Client{Transport: Transport(rt, nil, OnCompletion(col.add))}
-			got, err := askers[api](context.Background(), srv.URL, hc, "m", stream)
+			ans, err := askers[api](context.Background(), srv.URL, hc, "m", stream)
 			if err != nil {
 				t.Fatal(api, stream, err)
+			}
+			got := ans.text
+			if in, out := wiretest.Usage(srv.Requests()[0], actOnce(srv.Requests()[0])); ans.in != int64(in) || ans.out != int64(out) {
+				t.Errorf("%s stream=%v: usage %d, %d; the upstream said %d, %d", api, stream, ans.in, ans.out, in, out)
 			}
 			if got != "Let me compute that.\n/calc 6 * 7\n" || len(srv.Requests()) != 1 {
 				t.Fatalf("%s stream=%v: %q after %d requests", api, stream, got, len(srv.Requests()))
@@ -194,7 +218,8 @@ func TestLoopTurnLimit(t *testing.T) {
 			srv := wiretest.New(t, actOnce)
 			var col mwCollector
 			hc := &http.Client{Transport: Transport(rt, nil, Loop(2), OnCompletion(col.add))}
-			got, err := askers[api](context.Background(), srv.URL, hc, "always", stream)
+			ans, err := askers[api](context.Background(), srv.URL, hc, "always", stream)
+			got := ans.text
 			if err != nil {
 				t.Fatal(api, stream, err)
 			}
@@ -239,7 +264,8 @@ func TestLoopToolCallsEnd(t *testing.T) {
 				return wiretest.Answer{Text: "Checking.\n/calc 1 + 1\n", ToolCall: true}
 			})
 			hc := &http.Client{Transport: Transport(rt, nil, Loop(3))}
-			got, err := askers[api](context.Background(), srv.URL, hc, "m", stream)
+			ans, err := askers[api](context.Background(), srv.URL, hc, "m", stream)
+			got := ans.text
 			if err != nil {
 				t.Fatal(api, stream, err)
 			}
@@ -256,7 +282,8 @@ func TestLoopHideActions(t *testing.T) {
 			rt := openRuntime(t, "")
 			srv := wiretest.New(t, actOnce)
 			hc := &http.Client{Transport: Transport(rt, nil, Loop(3), HideActions())}
-			got, err := askers[api](context.Background(), srv.URL, hc, "m", stream)
+			ans, err := askers[api](context.Background(), srv.URL, hc, "m", stream)
+			got := ans.text
 			if err != nil {
 				t.Fatal(api, stream, err)
 			}
@@ -285,5 +312,58 @@ func TestLoopUpstreamErrorBodyUnchanged(t *testing.T) {
 		if resp.StatusCode != 503 || string(got) != wiretest.ErrorBody(api, 503) || !strings.Contains(resp.Header.Get(HeaderResults), `"output":"42"`) {
 			t.Fatalf("%s: %d %q, results %q", api, resp.StatusCode, got, resp.Header.Get(HeaderResults))
 		}
+	}
+}
+
+// A streamed Responses answer of two turns names one response from
+// response.created to response.completed (the first turn's id: clients
+// check it); a request that continues from that id continues from the
+// last turn's stored response, which holds the whole conversation.
+func TestLoopResponsesOneID(t *testing.T) {
+	rt := openRuntime(t, "")
+	srv := wiretest.New(t, actOnce)
+	hc := &http.Client{Transport: Transport(rt, nil, Loop(3))}
+	c := openai.NewClient(option.WithBaseURL(srv.URL+"/v1/"), option.WithAPIKey("k"), option.WithHTTPClient(hc), option.WithMaxRetries(0))
+	s := c.Responses.NewStreaming(context.Background(), responses.ResponseNewParams{Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("What is 6 times 7?")}})
+	ids := map[string]string{}
+	for s.Next() {
+		if ev := s.Current(); ev.Response.ID != "" {
+			ids[ev.Type] = ev.Response.ID
+		}
+	}
+	if err := s.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(srv.Requests()) != 2 || ids["response.created"] != "resp_1" || ids["response.in_progress"] != "resp_1" || ids["response.completed"] != "resp_1" {
+		t.Fatalf("%d upstream requests; ids %v", len(srv.Requests()), ids)
+	}
+	for _, stream := range []bool{true, false} {
+		p := responses.ResponseNewParams{Model: "m", PreviousResponseID: openai.String("resp_1"),
+			Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("And 6 times 8?")}}
+		var err error
+		if stream {
+			s := c.Responses.NewStreaming(context.Background(), p)
+			for s.Next() {
+			}
+			err = s.Err()
+		} else {
+			_, err = c.Responses.New(context.Background(), p)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if got := gjson.GetBytes(reqs[len(reqs)-1].Body, "previous_response_id").String(); got != "resp_2" {
+			t.Errorf("stream=%v: continued from %q, want the last turn's resp_2", stream, got)
+		}
+	}
+	// An id the proxy did not give passes as it came.
+	if _, err := c.Responses.New(context.Background(), responses.ResponseNewParams{Model: "m", PreviousResponseID: openai.String("resp_other"),
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")}}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if got := gjson.GetBytes(reqs[len(reqs)-1].Body, "previous_response_id").String(); got != "resp_other" {
+		t.Errorf("continued from %q", got)
 	}
 }

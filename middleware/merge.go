@@ -29,6 +29,8 @@ type merger struct {
 	chatID string // the first turn's chunk id
 
 	// Responses
+	respID  string          // the first turn's response id: the client's
+	lastID  string          // the last turn's response id, when it differs
 	seq     int64           // the next sequence number the client gets
 	itemID  string          // the first turn's message item
 	outIdx  int64           // its output_index
@@ -126,6 +128,9 @@ func (g *merger) respEvent(ev wire.Event, in wire.Info, shown string, rewrite bo
 	case "response.created", "response.in_progress":
 		if g.turn > 1 {
 			return nil
+		}
+		if g.respID == "" {
+			g.respID = in.ID
 		}
 	case "response.output_item.added":
 		item, _ := doc["item"].(map[string]any)
@@ -321,6 +326,15 @@ func (g *merger) respDone(doc map[string]any, text string, usage any) {
 			setResponseText(r, g.itemID, text)
 			if usage != nil {
 				r["usage"] = usage
+			}
+			// One response, one id: clients check that the lifecycle
+			// events name the same response (the openai Node SDK's
+			// stream helper fails otherwise). The last turn's id, under
+			// which the upstream stored the whole conversation, is kept
+			// for a request that continues from the client's.
+			if id, _ := r["id"].(string); g.respID != "" && id != g.respID {
+				g.lastID = id
+				r["id"] = g.respID
 			}
 		}
 	}

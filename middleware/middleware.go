@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pattern-dialect/dialect"
+	"github.com/tidwall/gjson"
 )
 
 // Headers a client may set on a request to carry dialect.Meta through a proxy or
@@ -192,7 +193,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 type middleware struct {
 	rt    *dialect.Runtime
 	opt   options
-	instr sync.Map // agent → its instructions, with Instructions
+	instr sync.Map    // agent → its instructions, with Instructions
+	ids   responseIDs // Responses ids of streamed answers of several turns
 }
 
 func newMiddleware(rt *dialect.Runtime, opts []Option) *middleware {
@@ -277,15 +279,52 @@ func (m *middleware) run(ctx context.Context, c *Completion) {
 	}
 }
 
-// chatResponse is what the middleware reads of a non-streaming response.
-type chatResponse struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Index   int `json:"index"`
-		Message struct {
-			Content *string `json:"content"`
-		} `json:"message"`
-	} `json:"choices"`
+// chatText reads the model and the assistant message (choice 0's
+// message.content; null or absent is empty) of a whole chat completion,
+// with gjson: it picks the few members needed in one pass without
+// decoding the rest, as the SSE path does (encoding/json was most of the
+// middleware's time on a non-streaming answer).
+func chatText(body []byte) (model, text string, err error) {
+	if !gjson.ValidBytes(body) {
+		var v any
+		err := json.Unmarshal(body, &v)
+		if err == nil {
+			err = errors.New("invalid JSON")
+		}
+		return "", "", jsonError(0, err)
+	}
+	doc := gjson.ParseBytes(body)
+	if !doc.IsObject() {
+		return "", "", &ResponseError{Msg: "not a JSON object"}
+	}
+	var choices gjson.Result
+	doc.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "model":
+			model = v.String()
+		case "choices":
+			choices = v
+		}
+		return true
+	})
+	if choices.Exists() && choices.Type != gjson.Null && !choices.IsArray() {
+		return "", "", &ResponseError{Offset: int64(choices.Index), Msg: "choices is not an array"}
+	}
+	choices.ForEach(func(_, c gjson.Result) bool {
+		if c.Get("index").Int() != 0 {
+			return true
+		}
+		switch content := c.Get("message.content"); content.Type {
+		case gjson.String:
+			text = content.Str
+		case gjson.Null:
+		default:
+			err = &ResponseError{Offset: int64(content.Index), Msg: "message.content is not a string"}
+			return false
+		}
+		return true
+	})
+	return model, text, err
 }
 
 // handleJSON reads a whole response, runs its actions and serves the body
@@ -308,19 +347,14 @@ func (m *middleware) handleJSON(ctx context.Context, resp *http.Response, c Comp
 		return resp
 	}
 	orig.Close()
-	var cr chatResponse
-	if err := json.Unmarshal(body, &cr); err != nil {
-		c.Err = jsonError(0, err)
+	if model, text, err := chatText(body); err != nil {
+		c.Err = err
 		resp.Header.Set(HeaderError, c.Err.Error())
 	} else {
 		if c.Meta.Model == "" {
-			c.Meta.Model = cr.Model
+			c.Meta.Model = model
 		}
-		for _, ch := range cr.Choices {
-			if ch.Index == 0 && ch.Message.Content != nil {
-				c.Text = *ch.Message.Content
-			}
-		}
+		c.Text = text
 		m.run(ctx, &c)
 		m.setHeaders(resp.Header, c)
 		if m.opt.hide && c.Text != "" {

@@ -570,3 +570,70 @@ func TestMiddlewareMalformed(t *testing.T) {
 		t.Errorf("completion %v %+v", c.Err, c.Results)
 	}
 }
+
+// jsonUpstream is a RoundTripper answering every request with body as
+// application/json.
+type jsonUpstream struct{ body string }
+
+func (u jsonUpstream) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode: 200, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header:  http.Header{"Content-Type": {"application/json"}},
+		Body:    io.NopCloser(strings.NewReader(u.body)),
+		Request: req, ContentLength: int64(len(u.body)),
+	}, nil
+}
+
+// A non-streamed answer: choice 0's message.content runs; the body
+// reaches the client unchanged; an answer that is not a chat completion
+// runs nothing and says where it went wrong.
+func TestMiddlewareJSONBodies(t *testing.T) {
+	rt := openRuntime(t, "")
+	for _, tc := range []struct {
+		name, body string
+		text       string // the Completion's text
+		model      string
+		errAt      int64 // the ResponseError's offset, -1 for none
+	}{
+		{"content", `{"model":"m1","choices":[{"index":0,"message":{"role":"assistant","content":"Sum:\n/calc 6 * 7\n"}}]}`, "Sum:\n/calc 6 * 7\n", "m1", -1},
+		{"choice 1 first", `{"choices":[{"index":1,"message":{"content":"/calc 1+1\n"}},{"index":0,"message":{"content":"zero"}}]}`, "zero", "", -1},
+		{"escaped", `{"choices":[{"index":0,"message":{"content":"a\u00e9\n\"b\""}}]}`, "aé\n\"b\"", "", -1},
+		{"tool call", `{"choices":[{"index":0,"message":{"content":null,"tool_calls":[{"id":"c1"}]},"finish_reason":"tool_calls"}]}`, "", "", -1},
+		{"no choices", `{"id":"x","usage":{"total_tokens":3}}`, "", "", -1},
+		{"not JSON", `{"choices":[}`, "", "", 13},
+		{"not an object", `["choices"]`, "", "", 0},
+		{"choices not a list", `{"choices":{"index":0}}`, "", "", 11},
+		{"content not text", `{"choices":[{"index":0,"message":{"content":[{"type":"text","text":"/calc 1\n"}]}}]}`, "", "", 44},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var col mwCollector
+			tr := Transport(rt, jsonUpstream{tc.body}, OnCompletion(col.add))
+			req, _ := http.NewRequest("POST", "http://upstream.invalid/v1/chat/completions", strings.NewReader(`{}`))
+			resp, err := tr.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(got) != tc.body {
+				t.Errorf("body changed: %s", got)
+			}
+			c := col.one(t)
+			var re *ResponseError
+			switch {
+			case tc.errAt < 0 && c.Err != nil:
+				t.Errorf("error %v", c.Err)
+			case tc.errAt >= 0 && (!errors.As(c.Err, &re) || re.Offset != tc.errAt):
+				t.Errorf("error %v, want a ResponseError at %d", c.Err, tc.errAt)
+			case tc.errAt >= 0 && (resp.Header.Get(HeaderError) == "" || len(c.Results) != 0):
+				t.Errorf("header %q, results %v", resp.Header.Get(HeaderError), c.Results)
+			}
+			if c.Text != tc.text || c.Meta.Model != tc.model {
+				t.Errorf("text %q model %q, want %q %q", c.Text, c.Meta.Model, tc.text, tc.model)
+			}
+			if tc.name == "content" && (len(c.Results) != 1 || c.Results[0].Output != "42") {
+				t.Errorf("results %+v", c.Results)
+			}
+		})
+	}
+}

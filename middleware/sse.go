@@ -12,7 +12,6 @@ import (
 
 	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/detect"
-	"github.com/tidwall/gjson"
 )
 
 // sseBody is the body of a streamed chat completion as the client reads
@@ -33,6 +32,7 @@ type sseBody struct {
 	stream *dialect.Stream
 	filter *detect.Filter // with HideActions
 	shown  bytes.Buffer   // the filter's output for the current delta
+	chunks chunkReader
 
 	buf     []byte // read buffer
 	rest    []byte // of buf, not yet fed
@@ -222,11 +222,11 @@ func (b *sseBody) dispatch() {
 
 // chunk reads one chat.completion.chunk; with HideActions it returns the
 // chunk rewritten when the client should see other text. It reads with
-// gjson, which picks the few members needed without decoding the rest
-// (several times faster than encoding/json on token-sized chunks);
-// encoding/json only explains a chunk that is not valid JSON.
+// readChunk, one pass that validates the chunk and picks the few members
+// needed; encoding/json only explains a chunk that is not valid JSON.
 func (b *sseBody) chunk(data []byte, start int64) []byte {
-	if !gjson.ValidBytes(data) {
+	ch, ok := b.chunks.read(data, b.last)
+	if !ok {
 		var v any
 		err := json.Unmarshal(data, &v)
 		if err == nil {
@@ -235,73 +235,31 @@ func (b *sseBody) chunk(data []byte, start int64) []byte {
 		b.fail(jsonError(start, err))
 		return nil
 	}
-	// One pass over the members: a token-sized chunk is mostly its head.
-	var head chunkHead
-	var errMember, choices gjson.Result
-	gjson.ParseBytes(data).ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "id":
-			head.ID = v.String()
-		case "object":
-			head.Object = v.String()
-		case "created":
-			head.Created = v.Int()
-		case "model":
-			head.Model = v.String()
-		case "error":
-			errMember = v
-		case "choices":
-			choices = v
-		}
-		return true
-	})
-	if errMember.Exists() && errMember.Type != gjson.Null {
-		b.fail(&ResponseError{Offset: start, Msg: "upstream sent an error event: " + errMember.Raw})
+	if ch.errRaw != nil {
+		b.fail(&ResponseError{Offset: start, Msg: "upstream sent an error event: " + string(ch.errRaw)})
 		return nil
 	}
-	if head.ID != "" {
-		b.last = head
+	if ch.head.ID != "" {
+		b.last = ch.head
 	}
 	if b.c.Meta.Model == "" {
-		b.c.Meta.Model = head.Model
+		b.c.Meta.Model = ch.head.Model
 	}
-	content, seen := "", false
-	choices.ForEach(func(_, c gjson.Result) bool {
-		var index int64
-		var delta, finish gjson.Result
-		c.ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "index":
-				index = v.Int()
-			case "delta":
-				delta = v
-			case "finish_reason":
-				finish = v
-			}
-			return true
-		})
-		if index != 0 {
-			return true
-		}
-		if d := delta.Get("content"); d.Type == gjson.String {
-			content, seen = d.Str, true
-		}
-		if finish.Type == gjson.String && finish.Str != "" {
-			b.finished = true
-		}
-		return true
-	})
-	b.text.WriteString(content)
-	b.stream.WriteString(content)
+	if ch.finished {
+		b.finished = true
+	}
+	content, seen := ch.content, ch.seen
+	b.text.Write(content)
+	b.stream.Write(content)
 	if b.filter == nil {
 		return nil
 	}
 	b.shown.Reset()
-	b.filter.Write([]byte(content))
+	b.filter.Write(content)
 	if b.finished {
 		b.filter.Close()
 	}
-	if b.shown.String() == content || (!seen && b.shown.Len() == 0) {
+	if bytes.Equal(b.shown.Bytes(), content) || (!seen && b.shown.Len() == 0) {
 		return nil
 	}
 	out, err := setJSONContent(data, "delta", b.shown.String())

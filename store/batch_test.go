@@ -1,11 +1,19 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -103,4 +111,231 @@ func TestBatchedFailedWriteAlone(t *testing.T) {
 	if err != nil || len(hits) != 3 || len(errs) != 1 {
 		t.Fatalf("%d hits, errors %v, %v", len(hits), errs, err)
 	}
+}
+
+// Messages are written many to a statement; one the database refuses
+// loses only itself, the messages of its statement are tried alone, and
+// every written one is found by the full-text search.
+func TestBatchedMessageRefused(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := s.(*sqliteStore)
+	if _, err := ss.db.ExecContext(ctx, `CREATE TRIGGER refuse BEFORE INSERT ON messages WHEN new.content LIKE '%refused%' BEGIN SELECT RAISE(ABORT, 'refused'); END`); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var errs []error
+	b, _ := NewBatched(s, 1024, func(err error) { mu.Lock(); errs = append(errs, err); mu.Unlock() })
+	defer b.Close()
+	const n = 300 // more than one statement's rows
+	for i := 0; i < n; i++ {
+		text := fmt.Sprintf("logged answer %d", i)
+		if i%97 == 5 {
+			text = fmt.Sprintf("refused answer %d", i)
+		}
+		b.LogMessage(ctx, Message{Session: "s", Role: "assistant", Content: text})
+	}
+	hits, err := b.SearchMessages(ctx, "logged", MessageQuery{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(hits) != n-4 || len(errs) != 4 {
+		t.Fatalf("%d hits, want %d; errors %v", len(hits), n-4, errs)
+	}
+	var count int
+	if err := ss.db.QueryRowContext(ctx, `SELECT count(*) FROM messages`).Scan(&count); err != nil || count != n-4 {
+		t.Fatalf("%d rows (%v), want %d", count, err, n-4)
+	}
+}
+
+// A Flush returns once what was queued before it is written, without
+// waiting out the writer's linger; a Flush that races Close returns too.
+func TestBatchedFlushAndClose(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for i := 0; i < 5; i++ {
+		path := filepath.Join(t.TempDir(), fmt.Sprint(i, ".db"))
+		s, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := NewBatched(s, 64, nil)
+		b.LogMessage(ctx, Message{Session: "s", Role: "assistant", Content: "first"})
+		if err := b.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if m, err := b.Store.LastMessage(ctx, "s", ""); err != nil || m.Content != "first" {
+			t.Fatalf("after Flush: %+v, %v", m, err)
+		}
+		b.LogMessage(ctx, Message{Session: "s", Role: "assistant", Content: "second"})
+		done := make(chan error, 1)
+		go func() { done <- b.Flush(ctx) }()
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("Flush racing Close: %v", err)
+		}
+		s2, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := s2.LastMessage(ctx, "s", "")
+		s2.Close()
+		if err != nil || m.Content != "second" {
+			t.Fatalf("after Close: %+v, %v", m, err)
+		}
+	}
+}
+
+// benchText is an assistant answer of about 1.6 KB, the median size of
+// the real answers in ../shared/data/llm_outputs, with words varied per
+// message so that the full-text index grows as it does on real text.
+func benchText(i int) string {
+	var b strings.Builder
+	for b.Len() < 1600 {
+		fmt.Fprintf(&b, "Revenue in region %d grew by %d percent while costs in quarter %d stayed flat; ", i%97, i%13, i%7)
+		b.WriteString("the team should review the forecast, the hiring plan and the vendor contracts before the board meeting. ")
+	}
+	return b.String()
+}
+
+// BenchmarkBatchedLogMessage is the cost of logging one message through
+// Batched from 8 goroutines, written (Flush) before the clock stops: the
+// writer's CPU per message, the price a logging proxy pays for each
+// answer.
+func BenchmarkBatchedLogMessage(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "b.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	bs, err := NewBatched(s, 4096, func(err error) { b.Error(err) })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bs.Close()
+	texts := make([]string, 64)
+	for i := range texts {
+		texts[i] = benchText(i)
+	}
+	b.SetBytes(int64(len(texts[0])))
+	b.ReportAllocs()
+	b.SetParallelism(4)
+	cpu0 := cpuTime()
+	var n atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			i := n.Add(1)
+			if _, err := bs.LogMessage(ctx, Message{Session: "s", Role: "assistant", Agent: "a", Model: "m", Content: texts[i%64]}); err != nil {
+				b.Error(err)
+			}
+		}
+	})
+	if err := bs.Flush(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// cpuTime is the CPU time the process has used (user and system): on a
+// shared machine, a steadier measure of work than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkMessageLog is what logging one real answer costs in SQLite,
+// by how many messages share a transaction ("batch"): with the
+// conversation log's full-text index ("fts") and, for the floor of
+// everything but the index, without it ("table": the insert trigger
+// dropped). cpu-ns/op is CPU per message. Needs the real answers in
+// ../shared/data/llm_outputs.
+func BenchmarkMessageLog(b *testing.B) {
+	texts := realAnswers(b)
+	var size int
+	for _, t := range texts {
+		size += len(t)
+	}
+	for _, bc := range []struct {
+		name  string
+		index bool
+		batch int
+	}{{"fts/batch=1", true, 1}, {"fts/batch=8", true, 8}, {"fts/batch=64", true, 64}, {"fts/batch=512", true, 512}, {"table/batch=64", false, 64}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ctx := context.Background()
+			st, err := Open(ctx, filepath.Join(b.TempDir(), "m.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			s := st.(*sqliteStore)
+			if !bc.index {
+				if _, err := s.db.ExecContext(ctx, `DROP TRIGGER messages_ai`); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(int64(size / len(texts)))
+			b.ReportAllocs()
+			cpu0 := cpuTime()
+			items := make([]item, 0, bc.batch)
+			errs := make([]error, bc.batch)
+			write := func() {
+				err := s.db.Write(ctx, func(tx *sql.Tx) error { insertMessages(ctx, tx, items, errs[:len(items)]); return nil })
+				if err == nil {
+					err = errors.Join(errs[:len(items)]...)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				items = items[:0]
+			}
+			i := 0
+			for b.Loop() {
+				items = append(items, item{msg: &Message{Session: "s", Role: "assistant", Content: texts[i%len(texts)], At: time.Now()}})
+				i++
+				if len(items) == bc.batch {
+					write()
+				}
+			}
+			if len(items) > 0 {
+				write()
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// realAnswers reads the texts of ../shared/data/llm_outputs (or
+// $DIALECT_DATA), skipping when they are absent.
+func realAnswers(tb testing.TB) []string {
+	dir := os.Getenv("DIALECT_DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "data")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "llm_outputs", "*.jsonl"))
+	if len(files) == 0 {
+		tb.Skipf("no real model outputs under %s (set DIALECT_DATA)", dir)
+	}
+	sort.Strings(files)
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var rec struct{ Text string }
+			if json.Unmarshal(line, &rec) == nil && rec.Text != "" {
+				out = append(out, rec.Text)
+			}
+		}
+	}
+	return out
 }

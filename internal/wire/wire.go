@@ -141,6 +141,16 @@ func (r *Request) Model() string {
 	return s
 }
 
+// PreviousResponse is a Responses request's previous_response_id, or "".
+func (r *Request) PreviousResponse() string {
+	var s string
+	json.Unmarshal(r.m["previous_response_id"], &s)
+	return s
+}
+
+// SetPreviousResponse sets a Responses request's previous_response_id.
+func (r *Request) SetPreviousResponse(id string) { r.m["previous_response_id"] = raw(id) }
+
 // Body encodes the request.
 func (r *Request) Body() []byte { return raw(r.m) }
 
@@ -319,6 +329,29 @@ func raw(v any) json.RawMessage {
 
 // Raw encodes v as JSON without HTML escaping.
 func Raw(v any) json.RawMessage { return raw(v) }
+
+// TurnUsage is one response's usage after an event that carries u, acc
+// being its usage so far. Messages reports usage in message_start and
+// again in message_delta, whose counts are totals for the whole message
+// (https://docs.anthropic.com/en/docs/build-with-claude/streaming): the
+// members u has replace those of acc, the others stay. The other APIs
+// report it once, whole: u replaces acc.
+func TurnUsage(api API, acc, u json.RawMessage) json.RawMessage {
+	if api != Messages {
+		return u
+	}
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(acc, &ma) != nil || ma == nil {
+		return u
+	}
+	if json.Unmarshal(u, &mb) != nil || mb == nil {
+		return acc
+	}
+	for k, v := range mb {
+		ma[k] = v
+	}
+	return raw(ma)
+}
 
 // AddUsage adds two usage objects member by member: numbers are summed,
 // objects added recursively, anything else taken from b. Either may be

@@ -13,10 +13,13 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/pattern-dialect/dialect"
@@ -35,6 +38,8 @@ type config struct {
 	Pause       time.Duration // for TTFB: the upstream's pause after the first event
 	DB          string        // SQLite file of the runtime
 	NoLog       bool          // [store] log_messages = false
+	Rounds      int           // load runs per path and kind, the paths taking turns
+	Kinds       []string      // "sse", "json": the load runs made (nil: both)
 }
 
 // stats summarises durations.
@@ -53,23 +58,35 @@ func summarise(ds []time.Duration) stats {
 	return stats{N: len(s), P50: q(0.50), P90: q(0.90), P99: q(0.99)}
 }
 
-// loadResult is one load run.
+// loadResult is one load run, or the sum of a path's runs.
 type loadResult struct {
 	Name     string
+	Round    int // from 0; -1 for a sum
 	Done     int
 	Errors   int
-	Elapsed  time.Duration
+	Elapsed  time.Duration // until the last response was read and, for the batched proxy, its logs written
+	CPU      time.Duration // the process's CPU time meanwhile: client, upstream and path together
 	Bytes    int64
 	Latency  stats
 	ReqPerS  float64
 	Complete bool // every request ran before MaxDuration
+	lat      []time.Duration
+}
+
+// cpuPerReq is the process's CPU time per request in the run.
+func (l loadResult) cpuPerReq() time.Duration {
+	if l.Done == 0 {
+		return 0
+	}
+	return l.CPU / time.Duration(l.Done)
 }
 
 // report is everything one run measured.
 type report struct {
 	Messages int
-	TTFB     map[string]stats // direct, middleware, bare-proxy, proxy
-	Load     []loadResult
+	TTFB     map[string]stats       // direct, middleware, bare-proxy, proxy
+	Load     []loadResult           // each run, in the order made
+	Sums     []loadResult           // each path and kind, over its runs
 	Statuses map[dialect.Status]int // results of the completions seen
 	Failed   int                    // completions with an error
 }
@@ -140,13 +157,16 @@ func upstream(piece int) http.Handler {
 }
 
 // server serves h on a loopback port until the returned stop is called.
-func server(h http.Handler) (string, func(), error) {
+// Its goroutines carry the profiler label server=name, so that a CPU
+// profile of the run (-cpuprofile) splits by path: go tool pprof
+// -tagfocus server=proxy.
+func server(name string, h http.Handler) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go srv.Serve(ln)
+	go pprof.Do(context.Background(), pprof.Labels("server", name), func(context.Context) { srv.Serve(ln) })
 	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
 }
 
@@ -211,7 +231,10 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	logs, err := store.NewBatched(st, 4096, nil)
+	var logs *store.Batched
+	pprof.Do(ctx, pprof.Labels("server", "store-writer"), func(context.Context) {
+		logs, err = store.NewBatched(st, 4096, nil)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -228,6 +251,16 @@ func run(ctx context.Context, cfg config) (*report, error) {
 		return nil, err
 	}
 	defer rtSync.Close()
+	// "proxy-nolog": the same proxy writing no conversation log ([store]
+	// log_messages = false); its difference to "proxy" is the log's cost.
+	ncfg := *dcfg
+	ncfg.Store.Path = cfg.DB + ".nolog"
+	ncfg.Store.LogMessages = false
+	rtNoLog, err := dialect.Open(ctx, &ncfg)
+	if err != nil {
+		return nil, err
+	}
+	defer rtNoLog.Close()
 
 	rep := &report{Messages: len(cfg.Messages), TTFB: map[string]stats{}, Statuses: map[dialect.Status]int{}}
 	var mu sync.Mutex
@@ -242,23 +275,28 @@ func run(ctx context.Context, cfg config) (*report, error) {
 		}
 	})
 
-	upURL, stopUp, err := server(upstream(cfg.Piece))
+	upURL, stopUp, err := server("upstream", upstream(cfg.Piece))
 	if err != nil {
 		return nil, err
 	}
 	defer stopUp()
 	u, _ := url.Parse(upURL)
-	pxURL, stopPx, err := server(middleware.NewProxy(rt, u, newTransport(cfg.Concurrency), nil, count))
+	pxURL, stopPx, err := server("proxy", middleware.NewProxy(rt, u, newTransport(cfg.Concurrency), nil, count))
 	if err != nil {
 		return nil, err
 	}
 	defer stopPx()
-	syncURL, stopSync, err := server(middleware.NewProxy(rtSync, u, newTransport(cfg.Concurrency), nil, count))
+	syncURL, stopSync, err := server("proxy-sync", middleware.NewProxy(rtSync, u, newTransport(cfg.Concurrency), nil, count))
 	if err != nil {
 		return nil, err
 	}
 	defer stopSync()
-	loopURL, stopLoop, err := server(middleware.NewProxy(rt, u, newTransport(cfg.Concurrency), nil, middleware.Loop(3), middleware.Instructions()))
+	nologURL, stopNoLog, err := server("proxy-nolog", middleware.NewProxy(rtNoLog, u, newTransport(cfg.Concurrency), nil, count))
+	if err != nil {
+		return nil, err
+	}
+	defer stopNoLog()
+	loopURL, stopLoop, err := server("loop", middleware.NewProxy(rt, u, newTransport(cfg.Concurrency), nil, middleware.Loop(3), middleware.Instructions()))
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +305,7 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	// A bare reverse proxy, built like the dialect's but without the
 	// middleware: the difference to it is what the dialect adds, the
 	// difference from direct is what any proxy hop costs.
-	bareURL, stopBare, err := server(&httputil.ReverseProxy{
+	bareURL, stopBare, err := server("bare-proxy", &httputil.ReverseProxy{
 		Rewrite:       func(pr *httputil.ProxyRequest) { pr.SetURL(u); pr.Out.Body = sized(pr.Out) },
 		Transport:     newTransport(cfg.Concurrency),
 		FlushInterval: -1,
@@ -283,6 +321,7 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	viaBare := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	viaSync := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	viaLoop := &http.Client{Transport: newTransport(cfg.Concurrency)}
+	viaNoLog := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	paths := []struct {
 		name string
 		c    *http.Client
@@ -332,17 +371,45 @@ func run(ctx context.Context, cfg config) (*report, error) {
 		rep.TTFB["loop-total:"+name] = summarise(ds)
 	}
 
-	for _, stream := range []bool{true, false} {
-		for _, p := range []struct {
-			name string
-			c    *http.Client
-			base string
-		}{{"direct", direct, upURL}, {"bare-proxy", viaBare, bareURL}, {"proxy", viaProxy, pxURL}, {"proxy-sync", viaSync, syncURL}} {
-			kind := "sse"
-			if !stream {
-				kind = "json"
+	// Load: each path in turn, Rounds times, the order rotating every
+	// round, so that drift in the machine's load falls on all paths
+	// alike. A run of the batched proxy ends when its logs are written
+	// (Flush): the proxy keeps up only if its writer does, and no run
+	// leaves writes behind for the next path's run to pay for.
+	loadPaths := []pathT{{"direct", direct, upURL}, {"bare-proxy", viaBare, bareURL}, {"proxy", viaProxy, pxURL}, {"proxy-sync", viaSync, syncURL}}
+	if !cfg.NoLog {
+		loadPaths = append(loadPaths, pathT{"proxy-nolog", viaNoLog, nologURL})
+	}
+	flush := map[string]func(){"proxy": func() { logs.Flush(ctx) }}
+	for _, kind := range []string{"sse", "json"} {
+		if cfg.Kinds != nil && !slices.Contains(cfg.Kinds, kind) {
+			continue
+		}
+		sums := map[string]*loadResult{}
+		for r := 0; r < max(1, cfg.Rounds); r++ {
+			for _, p := range order(r, loadPaths) {
+				l := load(ctx, p.name+"/"+kind, p.c, p.base, kind == "sse", cfg, flush[p.name])
+				l.Round = r
+				rep.Load = append(rep.Load, l)
+				s := sums[l.Name]
+				if s == nil {
+					s = &loadResult{Name: l.Name, Round: -1, Complete: true}
+					sums[l.Name] = s
+				}
+				s.Done += l.Done
+				s.Errors += l.Errors
+				s.Elapsed += l.Elapsed
+				s.CPU += l.CPU
+				s.Bytes += l.Bytes
+				s.Complete = s.Complete && l.Complete
+				s.lat = append(s.lat, l.lat...)
 			}
-			rep.Load = append(rep.Load, load(ctx, p.name+"/"+kind, p.c, p.base, stream, cfg))
+		}
+		for _, p := range loadPaths {
+			s := sums[p.name+"/"+kind]
+			s.Latency = summarise(s.lat)
+			s.ReqPerS = float64(s.Done) / s.Elapsed.Seconds()
+			rep.Sums = append(rep.Sums, *s)
 		}
 	}
 	return rep, nil
@@ -364,10 +431,12 @@ func order(i int, ps []pathT) []pathT {
 }
 
 // load sends cfg.Requests requests from cfg.Concurrency workers, each
-// reading its whole response, for at most cfg.MaxDuration.
-func load(ctx context.Context, name string, c *http.Client, base string, stream bool, cfg config) loadResult {
+// reading its whole response, for at most cfg.MaxDuration; then it calls
+// after, when not nil, within the time measured.
+func load(ctx context.Context, name string, c *http.Client, base string, stream bool, cfg config, after func()) loadResult {
 	ctx, cancel := context.WithTimeout(ctx, cfg.MaxDuration)
 	defer cancel()
+	cpu0 := cpuTime()
 	var next, errs atomic.Int64
 	var bytesRead atomic.Int64
 	lat := make([][]time.Duration, cfg.Concurrency)
@@ -400,16 +469,27 @@ func load(ctx context.Context, name string, c *http.Client, base string, stream 
 		}(w)
 	}
 	wg.Wait()
+	if after != nil {
+		after()
+	}
 	el := time.Since(t0)
+	cpu := cpuTime() - cpu0
 	var all []time.Duration
 	for _, l := range lat {
 		all = append(all, l...)
 	}
 	return loadResult{
-		Name: name, Done: len(all), Errors: int(errs.Load()), Elapsed: el, Bytes: bytesRead.Load(),
-		Latency: summarise(all), ReqPerS: float64(len(all)) / el.Seconds(),
+		Name: name, Done: len(all), Errors: int(errs.Load()), Elapsed: el, CPU: cpu, Bytes: bytesRead.Load(),
+		Latency: summarise(all), ReqPerS: float64(len(all)) / el.Seconds(), lat: all,
 		Complete: next.Load() >= int64(cfg.Requests) && ctx.Err() == nil,
 	}
+}
+
+// cpuTime is the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // print writes the report as a table.
@@ -440,25 +520,73 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintf(w, "  first byte: direct p50 %s, through the loop p50 %s (added %s)\n", d.P50, l.P50, l.P50-d.P50)
 		fmt.Fprintf(w, "  whole answer: direct (1 turn) p50 %s, loop (2 turns) p50 %s; added per extra turn beyond the model's own: %s\n", td.P50, tl.P50, tl.P50-2*td.P50)
 	}
-	fmt.Fprintf(w, "\nload (loopback, whole responses read):\n")
-	byName := map[string]loadResult{}
-	for _, l := range r.Load {
-		byName[l.Name] = l
-	}
-	for _, l := range r.Load {
-		path, kind, _ := strings.Cut(l.Name, "/")
+	vsOf := map[string]string{"bare-proxy": "direct", "proxy": "bare-proxy", "proxy-sync": "bare-proxy", "proxy-nolog": "bare-proxy"}
+	line := func(l loadResult, b loadResult, ok bool) {
 		extra := ""
-		vs := map[string]string{"bare-proxy": "direct", "proxy": "bare-proxy", "proxy-sync": "bare-proxy"}[path]
-		if b, ok := byName[vs+"/"+kind]; ok {
-			extra = fmt.Sprintf("  vs %s: throughput x%.2f, p50 %+v, p99 %+v", vs, l.ReqPerS/b.ReqPerS, l.Latency.P50-b.Latency.P50, l.Latency.P99-b.Latency.P99)
+		if ok {
+			extra = fmt.Sprintf("  vs %s: throughput x%.2f, CPU per request x%.2f, p50 %+v", strings.Split(b.Name, "/")[0],
+				l.ReqPerS/b.ReqPerS, float64(l.cpuPerReq())/float64(b.cpuPerReq()), l.Latency.P50-b.Latency.P50)
 		}
 		cut := ""
 		if !l.Complete {
 			cut = " (stopped at the time limit)"
 		}
-		fmt.Fprintf(w, "  %-12s %6d req in %7s%s, %d errors: %8.1f req/s, %6.1f MB/s, p50 %9s p99 %9s%s\n",
+		fmt.Fprintf(w, "  %-15s %6d req in %7s%s, %d errors: %8.1f req/s, CPU %6.0fµs/req, p50 %9s p99 %9s%s\n",
 			l.Name, l.Done, l.Elapsed.Round(time.Millisecond), cut, l.Errors, l.ReqPerS,
-			float64(l.Bytes)/l.Elapsed.Seconds()/1e6, l.Latency.P50, l.Latency.P99, extra)
+			float64(l.cpuPerReq())/1e3, l.Latency.P50.Round(time.Microsecond), l.Latency.P99.Round(time.Microsecond), extra)
+	}
+	if len(r.Load) > 0 {
+		fmt.Fprintf(w, "\nload (loopback, whole responses read; the batched proxy's runs end when its logs are written), each run:\n")
+	}
+	byRun := map[string]loadResult{}
+	for _, l := range r.Load {
+		byRun[fmt.Sprint(l.Name, "#", l.Round)] = l
+	}
+	for _, l := range r.Load {
+		path, kind, _ := strings.Cut(l.Name, "/")
+		b, ok := byRun[fmt.Sprint(vsOf[path], "/", kind, "#", l.Round)]
+		fmt.Fprintf(w, "  round %d", l.Round+1)
+		line(l, b, ok)
+	}
+	if len(r.Sums) > 0 {
+		fmt.Fprintf(w, "\nload, all rounds:\n")
+	}
+	bySum := map[string]loadResult{}
+	for _, l := range r.Sums {
+		bySum[l.Name] = l
+	}
+	for _, l := range r.Sums {
+		path, kind, _ := strings.Cut(l.Name, "/")
+		b, ok := bySum[vsOf[path]+"/"+kind]
+		fmt.Fprintf(w, "  all    ")
+		line(l, b, ok)
+	}
+	for _, kind := range []string{"sse", "json"} {
+		for _, path := range []string{"proxy", "proxy-nolog"} {
+			var ratios []string
+			for _, l := range r.Load {
+				if l.Name == path+"/"+kind {
+					if b, ok := byRun[fmt.Sprint("bare-proxy/", kind, "#", l.Round)]; ok {
+						ratios = append(ratios, fmt.Sprintf("x%.2f", l.ReqPerS/b.ReqPerS))
+					}
+				}
+			}
+			if len(ratios) > 0 {
+				fmt.Fprintf(w, "%s vs bare proxy, %s, throughput per round: %s\n", path, kind, strings.Join(ratios, " "))
+			}
+		}
+		// Where the CPU goes: on loopback every path is CPU-bound on the
+		// machine's cores, so the bare proxy's CPU per request over the
+		// logging proxy's is the throughput ratio the work allows.
+		bare, okB := bySum["bare-proxy/"+kind]
+		px, okP := bySum["proxy/"+kind]
+		nolog, okN := bySum["proxy-nolog/"+kind]
+		if okB && okP && okN && bare.Done > 0 && px.Done > 0 && nolog.Done > 0 {
+			b, p, n := bare.cpuPerReq(), px.cpuPerReq(), nolog.cpuPerReq()
+			fmt.Fprintf(w, "  %s CPU per request (client, upstream and path together): bare proxy %s; the dialect's own work +%s (%.0f%% of it); the conversation log +%s (%.0f%%); so at most x%.2f of the bare proxy's throughput with the log, x%.2f without\n",
+				kind, b.Round(time.Microsecond), (n - b).Round(time.Microsecond), 100*float64(n-b)/float64(b),
+				(p - n).Round(time.Microsecond), 100*float64(p-n)/float64(b), float64(b)/float64(p), float64(b)/float64(n))
+		}
 	}
 	fmt.Fprintf(w, "\nresults of the completions through the middleware and proxy:")
 	for _, st := range []dialect.Status{dialect.StatusOK, dialect.StatusError, dialect.StatusPending, dialect.StatusDenied, dialect.StatusSkipped} {

@@ -18,7 +18,7 @@ func TestEvalSmall(t *testing.T) {
 	}
 	rep, err := run(context.Background(), config{
 		Messages: msgs, TTFBSamples: 6, Requests: 24, Concurrency: 3,
-		MaxDuration: time.Minute, Piece: 7, Pause: time.Millisecond, DB: filepath.Join(t.TempDir(), "e.db"),
+		MaxDuration: time.Minute, Piece: 7, Pause: time.Millisecond, DB: filepath.Join(t.TempDir(), "e.db"), Rounds: 2,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -33,8 +33,14 @@ func TestEvalSmall(t *testing.T) {
 			t.Errorf("loop %s: %+v", p, s)
 		}
 	}
-	if len(rep.Load) != 8 {
-		t.Fatalf("%d load runs", len(rep.Load))
+	// Five paths, two kinds, two rounds; the sums per path and kind.
+	if len(rep.Load) != 20 || len(rep.Sums) != 10 {
+		t.Fatalf("%d load runs, %d sums", len(rep.Load), len(rep.Sums))
+	}
+	for _, s := range rep.Sums {
+		if s.Done != 48 || s.CPU <= 0 || s.Round != -1 {
+			t.Errorf("sum %s: %+v", s.Name, s)
+		}
 	}
 	for _, l := range rep.Load {
 		if l.Done != 24 || l.Errors != 0 || !l.Complete || l.Bytes == 0 {
@@ -49,7 +55,8 @@ func TestEvalSmall(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.print(&out)
-	for _, want := range []string{"added p50", "pauses after the first event", "proxy/sse", "proxy/json", "vs bare-proxy: throughput x", "proxy-sync/json", "added per extra turn"} {
+	for _, want := range []string{"added p50", "pauses after the first event", "proxy/sse", "proxy/json", "vs bare-proxy: throughput x", "proxy-sync/json", "proxy-nolog/sse", "added per extra turn",
+		"proxy vs bare proxy, json, throughput per round: x", "the conversation log +"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}

@@ -94,13 +94,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, ErrorBody(api, a.Status))
 		return
 	}
-	in := 0
-	for _, m := range seen.Messages {
-		in += len(m.Text) / 4
-	}
-	in += len(seen.System) / 4
 	words := split(a.Text)
-	u := usage{in: in + 1, out: len(words) + 1}
+	in, out := Usage(seen, a)
+	u := usage{in: in, out: out}
 	if !seen.Stream {
 		if a.Pause > 0 {
 			time.Sleep(a.Pause)
@@ -124,6 +120,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 type usage struct{ in, out int }
+
+// Usage is the usage the server reports for answering s with a: a token
+// per four bytes of each message and of the system prompt, and one more;
+// a token per word of the answer, and one more. (In a Messages stream,
+// message_start says 1 output token and message_delta the total.)
+func Usage(s Seen, a Answer) (in, out int) {
+	for _, m := range s.Messages {
+		in += len(m.Text) / 4
+	}
+	in += len(s.System) / 4
+	return in + 1, len(split(a.Text)) + 1
+}
 
 // read reads the parts of a request the tests look at.
 func read(api wire.API, body []byte) Seen {
