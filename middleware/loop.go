@@ -115,14 +115,7 @@ func (m *middleware) handleLoop(req *http.Request, api wire.API, next func(*http
 		return resp, err
 	}
 	c := Completion{Meta: l.meta, Path: req.URL.Path, Turn: 1}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		c.Err = &UpstreamError{StatusCode: resp.StatusCode}
-		m.deliver(c)
-		return resp, nil
-	}
-	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
-		c.Err = ErrEncoded
-		m.deliver(c)
+	if !m.readable(resp, c) {
 		return resp, nil
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))

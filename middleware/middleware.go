@@ -210,6 +210,22 @@ func isChat(req *http.Request) bool {
 	return req.Method == http.MethodPost && strings.HasSuffix(strings.TrimSuffix(req.URL.Path, "/"), "/chat/completions")
 }
 
+// readable reports whether resp is an answer the middleware can read: a
+// success, not encoded. Otherwise it delivers c with the reason and the
+// response goes to the client as it came.
+func (m *middleware) readable(resp *http.Response, c Completion) bool {
+	switch ce := resp.Header.Get("Content-Encoding"); {
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		c.Err = &UpstreamError{StatusCode: resp.StatusCode}
+	case ce != "" && !strings.EqualFold(ce, "identity"):
+		c.Err = ErrEncoded
+	default:
+		return true
+	}
+	m.deliver(c)
+	return false
+}
+
 func (m *middleware) handle(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
 	if api, ok := m.wantsLoop(req); ok {
 		return m.handleLoop(req, api, next)
@@ -222,14 +238,7 @@ func (m *middleware) handle(req *http.Request, next func(*http.Request) (*http.R
 		return resp, err
 	}
 	c := Completion{Meta: m.meta(req), Path: req.URL.Path, Turn: 1}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		c.Err = &UpstreamError{StatusCode: resp.StatusCode}
-		m.deliver(c)
-		return resp, nil
-	}
-	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
-		c.Err = ErrEncoded
-		m.deliver(c)
+	if !m.readable(resp, c) {
 		return resp, nil
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/detect"
+	"github.com/pattern-dialect/dialect/internal/wire"
 )
 
 // sseBody is the body of a streamed chat completion as the client reads
@@ -213,7 +214,7 @@ func (b *sseBody) dispatch() {
 		b.complete(true)
 	default:
 		if rewritten := b.chunk(data, start); rewritten != nil {
-			raw = sseEvent("", rewritten)
+			raw = wire.Format("", rewritten)
 		}
 	}
 	b.out = append(b.out, raw...)
@@ -297,7 +298,7 @@ func (b *sseBody) complete(framed bool) {
 		b.shown.Reset()
 		b.filter.Close()
 		if b.shown.Len() > 0 && framed {
-			b.out = append(b.out, sseEvent("", b.leftoverChunk(b.shown.String()))...)
+			b.out = append(b.out, wire.Format("", b.leftoverChunk(b.shown.String()))...)
 		}
 	}
 	b.c.Text = b.text.String()
@@ -308,7 +309,7 @@ func (b *sseBody) complete(framed bool) {
 	}
 	b.deliver()
 	if b.m.opt.event && framed {
-		b.out = append(b.out, sseEvent(SSEEvent, b.resultsChunk())...)
+		b.out = append(b.out, wire.Format(SSEEvent, b.resultsChunk())...)
 	}
 }
 
@@ -369,18 +370,4 @@ func (b *sseBody) leftoverChunk(text string) []byte {
 		chunkHead
 		Choices []choice `json:"choices"`
 	}{h, []choice{{Delta: delta{text}}}})
-}
-
-// sseEvent frames data as one SSE event.
-func sseEvent(name string, data []byte) []byte {
-	var b []byte
-	if name != "" {
-		b = append(b, "event: "+name+"\n"...)
-	}
-	for _, l := range bytes.Split(data, []byte("\n")) {
-		b = append(b, "data: "...)
-		b = append(b, l...)
-		b = append(b, '\n')
-	}
-	return append(b, '\n')
 }
