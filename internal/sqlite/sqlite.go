@@ -163,3 +163,8 @@ func retryBusy(ctx context.Context, f func() error) error {
 		}
 	}
 }
+
+// Rebind returns query unchanged: SQLite takes the `?` placeholders that
+// the project's portable SQL is written with (internal/postgres rewrites
+// them for PostgreSQL).
+func (db *DB) Rebind(query string) string { return query }
