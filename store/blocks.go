@@ -5,44 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/pattern-dialect/dialect/failures"
-	"github.com/pattern-dialect/dialect/internal/sqlite"
 )
-
-// sqliteStore is a Store in one SQLite file (modernc.org/sqlite, WAL),
-// which many processes may use at once.
-type sqliteStore struct {
-	db  *sqlite.DB
-	log *failures.Log
-	now func() time.Time
-}
-
-// openSQLite opens the store in the SQLite file at path, applying the
-// store's migrations and the failure log's.
-func openSQLite(ctx context.Context, path string) (*sqliteStore, error) {
-	ms := migrations()
-	for _, step := range failures.Schema() {
-		ms = append(ms, sqlite.Migration{Owner: "failures", Version: step.Version, Name: step.Name, SQL: step.SQL})
-	}
-	db, err := sqlite.Open(ctx, path, ms...)
-	if err != nil {
-		return nil, err
-	}
-	return &sqliteStore{db: db, log: failures.New(db), now: time.Now}, nil
-}
-
-// Failures implements Store.
-func (s *sqliteStore) Failures() *failures.Log { return s.log }
-
-// Location implements Store: the file's path.
-func (s *sqliteStore) Location() string { return s.db.Path() }
-
-// Close implements Store.
-func (s *sqliteStore) Close() error { return s.db.Close() }
 
 const blockCols = `id, kind, name, content, version, created_at, updated_at`
 
@@ -55,8 +22,8 @@ func scanBlock(row interface{ Scan(...any) error }) (Block, error) {
 }
 
 // Get returns the block kind/name.
-func (s *sqliteStore) Get(ctx context.Context, kind Kind, name string) (Block, error) {
-	b, err := scanBlock(s.db.QueryRowContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
+func (s *sqlStore) Get(ctx context.Context, kind Kind, name string) (Block, error) {
+	b, err := scanBlock(s.queryRow(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Block{}, fmt.Errorf("%s block %q: %w", kind, name, ErrNotFound)
 	}
@@ -64,8 +31,8 @@ func (s *sqliteStore) Get(ctx context.Context, kind Kind, name string) (Block, e
 }
 
 // Names lists the names of kind's blocks, sorted.
-func (s *sqliteStore) Names(ctx context.Context, kind Kind) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name FROM blocks WHERE kind = ? ORDER BY name`, kind)
+func (s *sqlStore) Names(ctx context.Context, kind Kind) ([]string, error) {
+	rows, err := s.query(ctx, `SELECT name FROM blocks WHERE kind = ? ORDER BY name`, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -82,8 +49,8 @@ func (s *sqliteStore) Names(ctx context.Context, kind Kind) ([]string, error) {
 }
 
 // Blocks returns every block of kind, by name.
-func (s *sqliteStore) Blocks(ctx context.Context, kind Kind) ([]Block, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? ORDER BY name`, kind)
+func (s *sqlStore) Blocks(ctx context.Context, kind Kind) ([]Block, error) {
+	rows, err := s.query(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? ORDER BY name`, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -103,14 +70,14 @@ func (s *sqliteStore) Blocks(ctx context.Context, kind Kind) ([]Block, error) {
 // edit, and writes the result as a new version recorded with op. A block
 // that does not exist is created when edit accepts that. Nothing is written
 // if edit fails.
-func (s *sqliteStore) Update(ctx context.Context, kind Kind, name, op string, edit Edit) (Block, error) {
+func (s *sqlStore) Update(ctx context.Context, kind Kind, name, op string, edit Edit) (Block, error) {
 	if err := checkName(name); err != nil {
 		return Block{}, err
 	}
 	var out Block
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx txn) error {
 		now := s.now().UnixMilli()
-		cur, err := scanBlock(tx.QueryRowContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
+		cur, err := scanBlock(tx.queryRow(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
 		exists := err == nil
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -120,21 +87,25 @@ func (s *sqliteStore) Update(ctx context.Context, kind Kind, name, op string, ed
 			return err
 		}
 		if exists {
-			_, err = tx.ExecContext(ctx, `UPDATE blocks SET content = ?, version = version + 1, updated_at = ? WHERE id = ?`, content, now, cur.ID)
+			_, err = tx.exec(ctx, `UPDATE blocks SET content = ?, version = version + 1, updated_at = ? WHERE id = ?`, content, now, cur.ID)
 		} else {
 			cur = Block{Kind: kind, Name: name, Created: time.UnixMilli(now)}
-			var res sql.Result
-			res, err = tx.ExecContext(ctx, `INSERT INTO blocks (kind, name, content, version, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)`, kind, name, content, now, now)
-			if err == nil {
-				cur.ID, err = res.LastInsertId()
+			// A new block's id is past every id that history holds: a
+			// deleted block's versions keep its id, which SQLite would
+			// otherwise give again.
+			if err = tx.queryRow(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM
+				(SELECT MAX(id) AS id FROM blocks UNION ALL SELECT MAX(block_id) FROM block_versions) ids`).Scan(&cur.ID); err != nil {
+				return err
 			}
+			_, err = tx.exec(ctx, `INSERT INTO blocks (id, kind, name, content, version, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)`,
+				cur.ID, kind, name, content, now, now)
 		}
 		if err != nil {
 			return err
 		}
 		cur.Version++
 		cur.Content, cur.Updated = content, time.UnixMilli(now)
-		_, err = tx.ExecContext(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		_, err = tx.exec(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			cur.ID, kind, name, cur.Version, op, content, now)
 		out = cur
 		return err
@@ -144,10 +115,10 @@ func (s *sqliteStore) Update(ctx context.Context, kind Kind, name, op string, ed
 
 // Insert stores content as a new archival entry named memory-N (the next
 // free N) and returns it.
-func (s *sqliteStore) Insert(ctx context.Context, kind Kind, content string) (Block, error) {
+func (s *sqlStore) Insert(ctx context.Context, kind Kind, content string) (Block, error) {
 	for {
 		var n int64
-		if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM blocks`).Scan(&n); err != nil {
+		if err := s.queryRow(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM blocks`).Scan(&n); err != nil {
 			return Block{}, err
 		}
 		name := fmt.Sprintf("memory-%d", n)
@@ -167,28 +138,28 @@ var errNameTaken = errors.New("name taken")
 
 // Delete removes kind/name, recording its last content as a "delete"
 // version so that history keeps it.
-func (s *sqliteStore) Delete(ctx context.Context, kind Kind, name string) error {
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
-		cur, err := scanBlock(tx.QueryRowContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
+func (s *sqlStore) Delete(ctx context.Context, kind Kind, name string) error {
+	return s.write(ctx, func(tx txn) error {
+		cur, err := scanBlock(tx.queryRow(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%s block %q: %w", kind, name, ErrNotFound)
 		}
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at) VALUES (?, ?, ?, ?, 'delete', ?, ?)`,
+		if _, err := tx.exec(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at) VALUES (?, ?, ?, ?, 'delete', ?, ?)`,
 			cur.ID, kind, name, cur.Version+1, cur.Content, s.now().UnixMilli()); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM blocks WHERE id = ?`, cur.ID)
+		_, err = tx.exec(ctx, `DELETE FROM blocks WHERE id = ?`, cur.ID)
 		return err
 	})
 }
 
 // History returns every recorded version of kind/name, oldest first,
 // including those of a deleted block of that name.
-func (s *sqliteStore) History(ctx context.Context, kind Kind, name string) ([]Version, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT version, op, content, at FROM block_versions WHERE kind = ? AND name = ? ORDER BY at, block_id, version`, kind, name)
+func (s *sqlStore) History(ctx context.Context, kind Kind, name string) ([]Version, error) {
+	rows, err := s.query(ctx, `SELECT version, op, content, at FROM block_versions WHERE kind = ? AND name = ? ORDER BY at, block_id, version`, kind, name)
 	if err != nil {
 		return nil, err
 	}
@@ -207,18 +178,14 @@ func (s *sqliteStore) History(ctx context.Context, kind Kind, name string) ([]Ve
 }
 
 // Search finds kind's blocks ("" for both kinds) matching any of the query's
-// words, best first by bm25, with a snippet.
-func (s *sqliteStore) Search(ctx context.Context, kind Kind, query string, o SearchOptions) ([]Hit, error) {
-	q := ftsQuery(query)
-	if q == "" {
+// words, best first, with a snippet.
+func (s *sqlStore) Search(ctx context.Context, kind Kind, query string, o SearchOptions) ([]Hit, error) {
+	words := searchWords(query)
+	if len(words) == 0 {
 		return nil, nil
 	}
-	sqlText := `SELECT b.id, b.kind, b.name, b.content, b.version, b.created_at, b.updated_at,
-		snippet(blocks_fts, 1, '[', ']', '…', 12), bm25(blocks_fts, 2.0, 1.0)
-		FROM blocks_fts JOIN blocks b ON b.id = blocks_fts.rowid
-		WHERE blocks_fts MATCH ? AND (? = '' OR b.kind = ?) AND b.updated_at >= ? AND (? = 0 OR b.updated_at < ?)
-		ORDER BY bm25(blocks_fts, 2.0, 1.0) LIMIT ?`
-	rows, err := s.db.QueryContext(ctx, sqlText, q, kind, kind, millis(o.Since), millis(o.Before), millis(o.Before), limit(o.Limit))
+	q, args := s.flavor.searchBlocks(words, kind, millis(o.Since), upper(o.Before), limit(o.Limit))
+	rows, err := s.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -236,18 +203,19 @@ func (s *sqliteStore) Search(ctx context.Context, kind Kind, query string, o Sea
 	return out, rows.Err()
 }
 
-// ftsQuery turns free text into an FTS5 query that matches any of its
-// words, each quoted so that no FTS5 operator in the text is obeyed.
-func ftsQuery(text string) string {
-	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	var b strings.Builder
-	for _, w := range words {
-		if b.Len() > 0 {
-			b.WriteString(" OR ")
-		}
-		b.WriteString(`"` + w + `"`)
+// searchWords splits free text into the words a search matches any of:
+// runs of letters and digits, so that no operator of a full-text query
+// language in the text is obeyed.
+func searchWords(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// upper is the exclusive upper bound of a time range: t, or no bound.
+func upper(t time.Time) int64 {
+	if t.IsZero() {
+		return math.MaxInt64
 	}
-	return b.String()
+	return t.UnixMilli()
 }
 
 func millis(t time.Time) int64 {

@@ -54,23 +54,19 @@ func scanPending(row interface{ Scan(...any) error }) (Pending, error) {
 }
 
 // Enqueue adds p to the queue and returns its id.
-func (s *sqliteStore) Enqueue(ctx context.Context, p Pending) (int64, error) {
+func (s *sqlStore) Enqueue(ctx context.Context, p Pending) (int64, error) {
 	var id int64
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO pending (created_at, agent, model, session, verb, target, intent, raw, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			s.now().UnixMilli(), p.Agent, p.Model, p.Session, p.Verb, p.Target, p.Intent, p.Raw, p.Why)
-		if err == nil {
-			id, err = res.LastInsertId()
-		}
-		return err
+	err := s.write(ctx, func(tx txn) error {
+		return tx.queryRow(ctx, `INSERT INTO pending (created_at, agent, model, session, verb, target, intent, raw, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			s.now().UnixMilli(), p.Agent, p.Model, p.Session, p.Verb, p.Target, p.Intent, p.Raw, p.Why).Scan(&id)
 	})
 	return id, err
 }
 
 // PendingList returns the actions with status (StatusPending for the queue;
 // "" for all), oldest first.
-func (s *sqliteStore) PendingList(ctx context.Context, status Status) ([]Pending, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE ? = '' OR status = ? ORDER BY id`, status, status)
+func (s *sqlStore) PendingList(ctx context.Context, status Status) ([]Pending, error) {
+	rows, err := s.query(ctx, `SELECT `+pendingCols+` FROM pending WHERE ? = '' OR status = ? ORDER BY id`, status, status)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +83,8 @@ func (s *sqliteStore) PendingList(ctx context.Context, status Status) ([]Pending
 }
 
 // GetPending returns one queued action by id.
-func (s *sqliteStore) GetPending(ctx context.Context, id int64) (Pending, error) {
-	p, err := scanPending(s.db.QueryRowContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
+func (s *sqlStore) GetPending(ctx context.Context, id int64) (Pending, error) {
+	p, err := scanPending(s.queryRow(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("pending action #%d: %w", id, ErrNotFound)
 	}
@@ -101,10 +97,10 @@ var ErrDecided = errors.New("already decided")
 
 // Decide moves a pending action to status, once: a second decision fails
 // with ErrDecided and changes nothing. It returns the action as decided.
-func (s *sqliteStore) Decide(ctx context.Context, id int64, status Status, by, note string) (Pending, error) {
+func (s *sqlStore) Decide(ctx context.Context, id int64, status Status, by, note string) (Pending, error) {
 	var out Pending
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
-		p, err := scanPending(tx.QueryRowContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
+	err := s.write(ctx, func(tx txn) error {
+		p, err := scanPending(tx.queryRow(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("pending action #%d: %w", id, ErrNotFound)
 		}
@@ -115,9 +111,13 @@ func (s *sqliteStore) Decide(ctx context.Context, id int64, status Status, by, n
 			return fmt.Errorf("pending action #%d is %s: %w", id, p.Status, ErrDecided)
 		}
 		now := s.now()
-		if _, err := tx.ExecContext(ctx, `UPDATE pending SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND status = 'pending'`,
-			status, by, now.UnixMilli(), note, id); err != nil {
+		res, err := tx.exec(ctx, `UPDATE pending SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND status = 'pending'`,
+			status, by, now.UnixMilli(), note, id)
+		if err != nil {
 			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return fmt.Errorf("pending action #%d was decided meanwhile: %w", id, errors.Join(ErrDecided, err))
 		}
 		p.Status, p.DecidedBy, p.DecidedAt, p.Note = status, by, now, note
 		out = p
@@ -127,9 +127,9 @@ func (s *sqliteStore) Decide(ctx context.Context, id int64, status Status, by, n
 }
 
 // SetResult records the output of an approved action once it ran.
-func (s *sqliteStore) SetResult(ctx context.Context, id int64, result string) error {
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE pending SET result = ? WHERE id = ?`, result, id)
+func (s *sqlStore) SetResult(ctx context.Context, id int64, result string) error {
+	return s.write(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `UPDATE pending SET result = ? WHERE id = ?`, result, id)
 		return err
 	})
 }
@@ -145,9 +145,9 @@ const (
 
 // AddRule records a standing rule for agent/verb/target ("*" matches any),
 // replacing an earlier rule for the same triple.
-func (s *sqliteStore) AddRule(ctx context.Context, agent, verb, target string, d Decision, by string) error {
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO rules (agent, verb, target, decision, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?)
+func (s *sqlStore) AddRule(ctx context.Context, agent, verb, target string, d Decision, by string) error {
+	return s.write(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `INSERT INTO rules (agent, verb, target, decision, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (agent, verb, target) DO UPDATE SET decision = excluded.decision, created_at = excluded.created_at, created_by = excluded.created_by`,
 			agent, verb, target, d, s.now().UnixMilli(), by)
 		return err
@@ -157,10 +157,11 @@ func (s *sqliteStore) AddRule(ctx context.Context, agent, verb, target string, d
 // Rule returns the standing verdict for agent/verb/target, the most
 // specific rule winning (exact fields over "*"); ok is false when no rule
 // applies.
-func (s *sqliteStore) Rule(ctx context.Context, agent, verb, target string) (d Decision, ok bool, err error) {
-	err = s.db.QueryRowContext(ctx, `SELECT decision FROM rules
+func (s *sqlStore) Rule(ctx context.Context, agent, verb, target string) (d Decision, ok bool, err error) {
+	err = s.queryRow(ctx, `SELECT decision FROM rules
 		WHERE agent IN (?, '*') AND verb IN (?, '*') AND target IN (?, '*')
-		ORDER BY (agent != '*') + (verb != '*') + (target != '*') DESC, decision = 'deny' DESC LIMIT 1`,
+		ORDER BY (CASE WHEN agent <> '*' THEN 1 ELSE 0 END) + (CASE WHEN verb <> '*' THEN 1 ELSE 0 END) + (CASE WHEN target <> '*' THEN 1 ELSE 0 END) DESC,
+			CASE WHEN decision = 'deny' THEN 0 ELSE 1 END LIMIT 1`,
 		agent, verb, target).Scan(&d)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil

@@ -20,18 +20,14 @@ type Message struct {
 }
 
 // LogMessage records a message so that /search in conversations finds it.
-func (s *sqliteStore) LogMessage(ctx context.Context, m Message) (int64, error) {
+func (s *sqlStore) LogMessage(ctx context.Context, m Message) (int64, error) {
 	if m.At.IsZero() {
 		m.At = s.now()
 	}
 	var id int64
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO messages (session, role, agent, model, content, at) VALUES (?, ?, ?, ?, ?, ?)`,
-			m.Session, m.Role, m.Agent, m.Model, m.Content, m.At.UnixMilli())
-		if err == nil {
-			id, err = res.LastInsertId()
-		}
-		return err
+	err := s.write(ctx, func(tx txn) error {
+		return tx.queryRow(ctx, `INSERT INTO messages (session, role, agent, model, content, at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			m.Session, m.Role, m.Agent, m.Model, m.Content, m.At.UnixMilli()).Scan(&id)
 	})
 	return id, err
 }
@@ -54,18 +50,13 @@ type MessageQuery struct {
 
 // SearchMessages finds logged messages matching any of query's words, best
 // first.
-func (s *sqliteStore) SearchMessages(ctx context.Context, query string, q MessageQuery) ([]MessageHit, error) {
-	fq := ftsQuery(query)
-	if fq == "" {
+func (s *sqlStore) SearchMessages(ctx context.Context, query string, q MessageQuery) ([]MessageHit, error) {
+	words := searchWords(query)
+	if len(words) == 0 {
 		return nil, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT m.id, m.session, m.role, m.agent, m.model, m.content, m.at,
-		snippet(messages_fts, 0, '[', ']', '…', 12), bm25(messages_fts)
-		FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-		WHERE messages_fts MATCH ? AND (? = '' OR m.role = ?) AND (? = '' OR m.session = ?)
-		AND m.at >= ? AND (? = 0 OR m.at < ?)
-		ORDER BY bm25(messages_fts) LIMIT ?`,
-		fq, q.Role, q.Role, q.Session, q.Session, millis(q.Since), millis(q.Before), millis(q.Before), limit(q.Limit))
+	sqlText, args := s.flavor.searchMessages(words, q, millis(q.Since), upper(q.Before), limit(q.Limit))
+	rows, err := s.query(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -84,10 +75,10 @@ func (s *sqliteStore) SearchMessages(ctx context.Context, query string, q Messag
 }
 
 // LastMessage returns the session's latest message with role ("" any).
-func (s *sqliteStore) LastMessage(ctx context.Context, session, role string) (Message, error) {
+func (s *sqlStore) LastMessage(ctx context.Context, session, role string) (Message, error) {
 	var m Message
 	var at int64
-	err := s.db.QueryRowContext(ctx, `SELECT id, session, role, agent, model, content, at FROM messages
+	err := s.queryRow(ctx, `SELECT id, session, role, agent, model, content, at FROM messages
 		WHERE session = ? AND (? = '' OR role = ?) ORDER BY id DESC LIMIT 1`, session, role, role).
 		Scan(&m.ID, &m.Session, &m.Role, &m.Agent, &m.Model, &m.Content, &at)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -108,22 +99,22 @@ type Output struct {
 }
 
 // RecordOutput remembers an action's result in its session.
-func (s *sqliteStore) RecordOutput(ctx context.Context, o Output) error {
+func (s *sqlStore) RecordOutput(ctx context.Context, o Output) error {
 	if o.At.IsZero() {
 		o.At = s.now()
 	}
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO outputs (session, verb, status, output, at) VALUES (?, ?, ?, ?, ?)`,
+	return s.write(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `INSERT INTO outputs (session, verb, status, output, at) VALUES (?, ?, ?, ?, ?)`,
 			o.Session, o.Verb, o.Status, o.Output, o.At.UnixMilli())
 		return err
 	})
 }
 
 // LastOutput returns the session's latest recorded action result.
-func (s *sqliteStore) LastOutput(ctx context.Context, session string) (Output, error) {
+func (s *sqlStore) LastOutput(ctx context.Context, session string) (Output, error) {
 	var o Output
 	var at int64
-	err := s.db.QueryRowContext(ctx, `SELECT id, session, verb, status, output, at FROM outputs WHERE session = ? ORDER BY id DESC LIMIT 1`, session).
+	err := s.queryRow(ctx, `SELECT id, session, verb, status, output, at FROM outputs WHERE session = ? ORDER BY id DESC LIMIT 1`, session).
 		Scan(&o.ID, &o.Session, &o.Verb, &o.Status, &o.Output, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, fmt.Errorf("no earlier action in session %q: %w", session, ErrNotFound)
@@ -133,22 +124,22 @@ func (s *sqliteStore) LastOutput(ctx context.Context, session string) (Output, e
 }
 
 // SetState keeps value under key for session; an empty value removes it.
-func (s *sqliteStore) SetState(ctx context.Context, session, key, value string) error {
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
+func (s *sqlStore) SetState(ctx context.Context, session, key, value string) error {
+	return s.write(ctx, func(tx txn) error {
 		if value == "" {
-			_, err := tx.ExecContext(ctx, `DELETE FROM session_state WHERE session = ? AND key = ?`, session, key)
+			_, err := tx.exec(ctx, `DELETE FROM session_state WHERE session = ? AND key = ?`, session, key)
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO session_state (session, key, value, at) VALUES (?, ?, ?, ?)
+		_, err := tx.exec(ctx, `INSERT INTO session_state (session, key, value, at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (session, key) DO UPDATE SET value = excluded.value, at = excluded.at`, session, key, value, s.now().UnixMilli())
 		return err
 	})
 }
 
 // State returns the value kept under key for session, or "".
-func (s *sqliteStore) State(ctx context.Context, session, key string) (string, error) {
+func (s *sqlStore) State(ctx context.Context, session, key string) (string, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM session_state WHERE session = ? AND key = ?`, session, key).Scan(&v)
+	err := s.queryRow(ctx, `SELECT value FROM session_state WHERE session = ? AND key = ?`, session, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
