@@ -190,4 +190,3 @@ func isKey(t table, col string) bool {
 	}
 	return false
 }
-

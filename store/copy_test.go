@@ -238,4 +238,3 @@ func TestCopyCoversSchema(t *testing.T) {
 			`SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'`)
 	})
 }
-

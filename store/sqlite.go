@@ -43,7 +43,7 @@ var sqliteFlavor = flavor{
 		AND m.at >= ? AND m.at < ?
 		ORDER BY bm25(messages_fts), m.id LIMIT ?`, []any{ftsQuery(words), q.Role, q.Role, q.Session, q.Session, since, before, limit}
 	},
-	snapshot: &sql.TxOptions{ReadOnly: true},
+	snapshot:  &sql.TxOptions{ReadOnly: true},
 	afterCopy: func(context.Context, txn, []table) error { return nil },
 }
 
