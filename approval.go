@@ -59,6 +59,7 @@ func (rt *Runtime) Approve(ctx context.Context, id int64, by string, always bool
 	}
 	if err != nil {
 		rt.fail(actx, err, &res)
+		res.Stage = "execute"
 	} else {
 		rt.finish(ctx, st, c, out, &res)
 	}

@@ -75,6 +75,7 @@ func (rt *Runtime) Parse(ctx context.Context, text string, blocks verbs.Blocks) 
 	r := rt.describe(v, a, 0)
 	if a.Reason.Failure() {
 		rt.scanFailure(v, a, &r)
+		r.Stage = scanStage(a)
 		return r
 	}
 	if blocks == nil {
@@ -82,7 +83,7 @@ func (rt *Runtime) Parse(ctx context.Context, text string, blocks verbs.Blocks) 
 	}
 	if _, err := rt.parse(ctx, v, a, blocks, &r); err != nil {
 		rt.fail(ctx, err, &r)
-		r.Status = ""
+		r.Status, r.Stage = "", "parse"
 	}
 	return r
 }
@@ -138,7 +139,7 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, v *vocab, acts [
 			}
 			halted = halt
 		case a.ExecutablePosition() && a.Reason.Failure():
-			r.Status = StatusError
+			r.Status, r.Stage = StatusError, scanStage(a)
 			fails = append(fails, *rt.scanFailure(v, a, &r).row(msg, a, &r))
 		default:
 			r.Status = StatusSkipped
@@ -163,39 +164,43 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, v *vocab, acts [
 func (rt *Runtime) runOne(ctx context.Context, msg Message, v *vocab, a *detect.Action, r *Result) (*failures.Failure, bool) {
 	ctx, cancel := context.WithTimeout(ctx, rt.cfg.Run.ActionTimeout.Duration)
 	defer cancel()
+	stop := func(stage string, err error) (*failures.Failure, bool) {
+		r.Stage = stage
+		return rt.fail(ctx, err, r).row(msg, a, r), false
+	}
 	it, err := rt.parse(ctx, v, a, rt.blocks, r)
 	if err != nil {
-		return rt.fail(ctx, err, r).row(msg, a, r), false
+		return stop("parse", err)
 	}
 	it, err = rt.resolveRefs(ctx, msg, it)
 	if err != nil {
-		return rt.fail(ctx, err, r).row(msg, a, r), false
+		return stop("references", err)
 	}
 	r.Intent = it
 	c, err := rt.bind(msg, r.Verb, it)
 	if err != nil {
-		return rt.fail(ctx, err, r).row(msg, a, r), false
+		return stop("bind", err)
 	}
 	st, err := rt.Store(ctx)
 	if err != nil {
-		return rt.fail(ctx, err, r).row(msg, a, r), false
+		return stop("gate", err)
 	}
 	switch g := rt.gate(ctx, st, a.Marker, c); g.status {
 	case StatusDenied:
-		r.Status, r.Code, r.Output = StatusDenied, codes.PermissionDenied, g.why
+		r.Status, r.Code, r.Output, r.Stage = StatusDenied, codes.PermissionDenied, g.why, "gate"
 		return failed(failures.PermissionDeniedDetail{Verb: c.Runs, Reason: g.why}).row(msg, a, r), false
 	case StatusPending:
 		id, err := rt.enqueue(ctx, st, msg, rawAction(msg.Text, a), c, g.why)
 		if err != nil {
-			return rt.fail(ctx, err, r).row(msg, a, r), false
+			return stop("gate", err)
 		}
-		r.Status, r.Code, r.Pending = StatusPending, codes.PendingApproval, id
+		r.Status, r.Code, r.Pending, r.Stage = StatusPending, codes.PendingApproval, id, "gate"
 		r.Output = fmt.Sprintf("/%s needs approval (%s) — queued as #%d", r.Verb, g.why, id)
 		return nil, false
 	}
 	out, err := rt.registry.Execute(ctx, c)
 	if err != nil {
-		return rt.fail(ctx, err, r).row(msg, a, r), false
+		return stop("execute", err)
 	}
 	rt.finish(ctx, st, c, out, r)
 	auth, isAuth := c.Intent.(intent.Authority)
@@ -272,6 +277,15 @@ func (rt *Runtime) fail(ctx context.Context, err error, r *Result) *failure {
 		r.Code, r.Output = codes.ExecFailed, err.Error()
 	}
 	return nil
+}
+
+// scanStage is the stage that found an action unable to run before it
+// was parsed: resolve for a token that names no verb, detect otherwise.
+func scanStage(a *detect.Action) string {
+	if a.Reason == detect.UnknownVerb {
+		return "resolve"
+	}
+	return "detect"
 }
 
 // scanFailure fills r for an action the scanner found unable to run

@@ -85,7 +85,11 @@ type Result struct {
 	Output string        `json:"output"`         // text for the model
 	Data   any           `json:"data,omitempty"` // the executor's data, for programs
 	Code   codes.Code    `json:"code,omitempty"` // the failure code, for error, pending and denied
-	Reason string        `json:"reason,omitempty"`
+	// Stage is the pipeline stage that stopped the action: "detect",
+	// "resolve", "parse", "references", "bind", "gate" or "execute"; empty
+	// when it ran.
+	Stage  string `json:"stage,omitempty"`
+	Reason string `json:"reason,omitempty"`
 	// Pos is the 1-based column in the arguments a parse failure is at.
 	Pos int `json:"pos,omitempty"`
 	// Candidates are the verbs an unknown or ambiguous token may mean, or

@@ -48,7 +48,9 @@ type Calc struct {
 	env      map[string]any
 	opts     []expr.Option
 	configs  sync.Pool // of *conf.Config: building one costs more than an evaluation, and a checker writes to it
-	units    *unitTable
+	// units is the unit table, built on the first conversion: a process
+	// that only starts up never pays for it.
+	units func() *unitTable
 }
 
 // CalcData is the Data of a calc Result.
@@ -67,7 +69,7 @@ func NewCalc(o CalcOptions) *Calc {
 		maxBytes: orInt(o.MaxExprBytes, 1024),
 		maxNodes: orInt(o.MaxNodes, 256),
 		timeout:  o.Timeout.or(time.Second),
-		units:    newUnitTable(),
+		units:    sync.OnceValue(newUnitTable),
 	}
 	c.env = map[string]any{
 		"pi": math.Pi, "e": math.E, "tau": 2 * math.Pi, "phi": math.Phi,
@@ -140,7 +142,7 @@ func (c *Calc) Eval(ctx context.Context, in intent.Calc) (Result, error) {
 	prefix := stmts[:len(stmts)-1]
 	currency := currencyOf(src)
 
-	if conv, ok := c.units.parseConversion(last); ok {
+	if conv, ok := c.units().parseConversion(last); ok {
 		q, err := c.number(ctx, prefix, conv.qty)
 		if err != nil {
 			return Result{}, err
@@ -164,7 +166,7 @@ func (c *Calc) Eval(ctx context.Context, in intent.Calc) (Result, error) {
 	v, err := c.run(ctx, prefix, last)
 	if err != nil {
 		if codes.Of(err) == codes.MalformedSyntax {
-			if u := c.units.unknownUnit(last); u != "" {
+			if u := c.units().unknownUnit(last); u != "" {
 				return Result{}, codes.Wrap(codes.UnknownModifier, nil, "/calc does not know the unit %q; it knows SI and US units such as m, km, ft, mi, kg, lb, l, gal, °C, °F, km/h, mph, GB", u)
 			}
 		}
@@ -374,45 +376,45 @@ var calcReplacer = strings.NewReplacer(
 )
 
 var (
-	leadingWords  = regexp.MustCompile(`(?i)^(?:what(?:'s| is)|calculate|compute|how much is|evaluate|convert)\s+`)
-	thousands     = regexp.MustCompile(`(\d),(\d{3})\b`)
-	implicitMul   = regexp.MustCompile(`(\d|\))\s*(pi\b|tau\b|phi\b|\()`)
+	leadingWords  = lazyRE(`(?i)^(?:what(?:'s| is)|calculate|compute|how much is|evaluate|convert)\s+`)
+	thousands     = lazyRE(`(\d),(\d{3})\b`)
+	implicitMul   = lazyRE(`(\d|\))\s*(pi\b|tau\b|phi\b|\()`)
 	currencyChars = "$€£¥"
 )
 
 // wordOps are operators written as words ("5 times 3", "2 to the power
 // of 8", "square root of 16").
 var wordOps = []struct {
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	repl string
 }{
-	{regexp.MustCompile(`(?i)\bsquare\s+root\s+of\s+(\d+(?:\.\d+)?|\([^()]*\))`), "sqrt($1)"},
-	{regexp.MustCompile(`(?i)\bcube\s+root\s+of\s+(\d+(?:\.\d+)?|\([^()]*\))`), "cbrt($1)"},
-	{regexp.MustCompile(`\b(sqrt|cbrt|ln|log|log2|log10|abs|exp|sin|cos|tan|fact)\s+(\d+(?:\.\d+)?)\b`), "$1($2)"},
-	{regexp.MustCompile(`(?i)\s+to\s+the\s+power\s+of\s+`), " ^ "},
-	{regexp.MustCompile(`(?i)\s+(?:multiplied\s+by|times)\s+`), " * "},
-	{regexp.MustCompile(`(?i)\s+(?:divided\s+by|over)\s+`), " / "},
-	{regexp.MustCompile(`(?i)\s+plus\s+`), " + "},
-	{regexp.MustCompile(`(?i)\s+minus\s+`), " - "},
-	{regexp.MustCompile(`(?i)\s+mod(?:ulo)?\s+`), " % "},
-	{regexp.MustCompile(`(?i)\s+squared\b`), "^2"},
-	{regexp.MustCompile(`(?i)\s+cubed\b`), "^3"},
+	{lazyRE(`(?i)\bsquare\s+root\s+of\s+(\d+(?:\.\d+)?|\([^()]*\))`), "sqrt($1)"},
+	{lazyRE(`(?i)\bcube\s+root\s+of\s+(\d+(?:\.\d+)?|\([^()]*\))`), "cbrt($1)"},
+	{lazyRE(`\b(sqrt|cbrt|ln|log|log2|log10|abs|exp|sin|cos|tan|fact)\s+(\d+(?:\.\d+)?)\b`), "$1($2)"},
+	{lazyRE(`(?i)\s+to\s+the\s+power\s+of\s+`), " ^ "},
+	{lazyRE(`(?i)\s+(?:multiplied\s+by|times)\s+`), " * "},
+	{lazyRE(`(?i)\s+(?:divided\s+by|over)\s+`), " / "},
+	{lazyRE(`(?i)\s+plus\s+`), " + "},
+	{lazyRE(`(?i)\s+minus\s+`), " - "},
+	{lazyRE(`(?i)\s+mod(?:ulo)?\s+`), " % "},
+	{lazyRE(`(?i)\s+squared\b`), "^2"},
+	{lazyRE(`(?i)\s+cubed\b`), "^3"},
 }
 
 // changeBy is "increase 80 by 15%" and "decrease 80 by 15%".
-var changeBy = regexp.MustCompile(`(?i)^(increase|decrease|reduce|raise)\s+(.+?)\s+by\s+(\S+?)\s*%$`)
+var changeBy = lazyRE(`(?i)^(increase|decrease|reduce|raise)\s+(.+?)\s+by\s+(\S+?)\s*%$`)
 
 func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
 // normalizeCalc rewrites typography and strips question phrasing.
 func normalizeCalc(s string) string {
 	s = calcReplacer.Replace(s)
-	s = leadingWords.ReplaceAllString(s, "")
+	s = leadingWords().ReplaceAllString(s, "")
 	if strings.ContainsFunc(s, isLetter) {
 		for _, w := range wordOps {
-			s = w.re.ReplaceAllString(s, w.repl)
+			s = w.re().ReplaceAllString(s, w.repl)
 		}
-		if m := changeBy.FindStringSubmatch(s); m != nil {
+		if m := changeBy().FindStringSubmatch(s); m != nil {
 			op := "+"
 			if strings.EqualFold(m[1], "decrease") || strings.EqualFold(m[1], "reduce") {
 				op = "-"
@@ -420,11 +422,11 @@ func normalizeCalc(s string) string {
 			s = m[2] + " " + op + " " + m[3] + "%"
 		}
 	}
-	s = implicitMul.ReplaceAllString(s, "$1*$2")
+	s = implicitMul().ReplaceAllString(s, "$1*$2")
 	s = strings.TrimSpace(strings.TrimRight(s, "?= \t"))
 	if !strings.Contains(s, "(") {
-		for thousands.MatchString(s) {
-			s = thousands.ReplaceAllString(s, "$1$2")
+		for thousands().MatchString(s) {
+			s = thousands().ReplaceAllString(s, "$1$2")
 		}
 	}
 	s = strings.Map(func(r rune) rune {
@@ -473,11 +475,11 @@ func splitStatements(s string) []string {
 	return out
 }
 
-var assignRe = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*=([^=].*)$`)
+var assignRe = lazyRE(`^([A-Za-z_][A-Za-z0-9_]*)\s*=([^=].*)$`)
 
 // assignment splits "name = expr".
 func assignment(s string) (name, rhs string, ok bool) {
-	m := assignRe.FindStringSubmatch(s)
+	m := assignRe().FindStringSubmatch(s)
 	if m == nil || m[1] == "let" {
 		return "", "", false
 	}
@@ -487,13 +489,13 @@ func assignment(s string) (name, rhs string, ok bool) {
 const numOrName = `(\d+(?:\.\d+)?|\.\d+|[A-Za-z_][A-Za-z0-9_]*)`
 
 var (
-	pctOff      = regexp.MustCompile(`(?i)^` + numOrName + `\s*%\s*off\s+(?:of\s+)?(.+)$`)
-	pctOf       = regexp.MustCompile(`(?i)` + numOrName + `\s*%\s*of\b\s*`)
-	pctTrailing = regexp.MustCompile(`^(.+?)\s*([+-])\s*` + numOrName + `\s*%$`)
-	pctOnly     = regexp.MustCompile(`^\s*` + numOrName + `\s*%\s*$`)
-	pctBare     = regexp.MustCompile(`(\d+(?:\.\d+)?|\.\d+)%`)
-	whatPct     = regexp.MustCompile(`(?i)^(.+?)\s+(?:is\s+what\s+(?:percent|percentage|%)\s+of|as\s+an?\s+(?:percent|percentage)\s+of)\s+(.+)$`)
-	whatPct2    = regexp.MustCompile(`(?i)^what\s+(?:percent|percentage|%)\s+of\s+(.+?)\s+is\s+(.+)$`)
+	pctOff      = lazyRE(`(?i)^` + numOrName + `\s*%\s*off\s+(?:of\s+)?(.+)$`)
+	pctOf       = lazyRE(`(?i)` + numOrName + `\s*%\s*of\b\s*`)
+	pctTrailing = lazyRE(`^(.+?)\s*([+-])\s*` + numOrName + `\s*%$`)
+	pctOnly     = lazyRE(`^\s*` + numOrName + `\s*%\s*$`)
+	pctBare     = lazyRE(`(\d+(?:\.\d+)?|\.\d+)%`)
+	whatPct     = lazyRE(`(?i)^(.+?)\s+(?:is\s+what\s+(?:percent|percentage|%)\s+of|as\s+an?\s+(?:percent|percentage)\s+of)\s+(.+)$`)
+	whatPct2    = lazyRE(`(?i)^what\s+(?:percent|percentage|%)\s+of\s+(.+?)\s+is\s+(.+)$`)
 )
 
 // rewritePercent turns percentages into arithmetic:
@@ -508,18 +510,18 @@ func rewritePercent(s string) string {
 	if !strings.Contains(s, "%") {
 		return s
 	}
-	if m := pctOff.FindStringSubmatch(s); m != nil {
+	if m := pctOff().FindStringSubmatch(s); m != nil {
 		return "(" + rewritePercent(m[2]) + ")*(1-" + m[1] + "/100)"
 	}
-	s = pctOf.ReplaceAllString(s, "($1/100)*")
-	if m := pctTrailing.FindStringSubmatch(s); m != nil && !pctOnly.MatchString(m[1]) {
+	s = pctOf().ReplaceAllString(s, "($1/100)*")
+	if m := pctTrailing().FindStringSubmatch(s); m != nil && !pctOnly().MatchString(m[1]) {
 		return "(" + rewritePercent(m[1]) + ")*(1" + m[2] + m[3] + "/100)"
 	}
 	// A bare "N%" is a percentage unless an operand follows (then it is
 	// the remainder operator).
 	var b strings.Builder
 	last := 0
-	for _, loc := range pctBare.FindAllStringSubmatchIndex(s, -1) {
+	for _, loc := range pctBare().FindAllStringSubmatchIndex(s, -1) {
 		rest := strings.TrimLeft(s[loc[1]:], " \t")
 		if rest != "" && (isOperandStart(rest[0])) {
 			continue
@@ -539,10 +541,10 @@ func isOperandStart(c byte) bool {
 // whatPercent recognises "50 is what percent of 200" and
 // "what percent of 200 is 50".
 func whatPercent(s string) (part, whole string, ok bool) {
-	if m := whatPct.FindStringSubmatch(s); m != nil {
+	if m := whatPct().FindStringSubmatch(s); m != nil {
 		return m[1], m[2], true
 	}
-	if m := whatPct2.FindStringSubmatch(s); m != nil {
+	if m := whatPct2().FindStringSubmatch(s); m != nil {
 		return m[2], m[1], true
 	}
 	return "", "", false

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/intent"
@@ -239,4 +241,10 @@ func validToolName(s string) bool {
 		}
 	}
 	return s != "" && !strings.ContainsAny(s, " .")
+}
+
+// lazyRE compiles a regular expression on first use: a process that never
+// calculates or converts never pays for compiling the calculator's.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

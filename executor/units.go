@@ -2,7 +2,6 @@ package executor
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -202,8 +201,8 @@ type conversion struct {
 }
 
 var (
-	convSplit = regexp.MustCompile(`(?i)\b(?:to|in|into|as)\b|->|→|=>`)
-	howMany   = regexp.MustCompile(`(?i)^how\s+many\s+(.+?)\s+(?:are\s+|is\s+)?(?:in|per)\s+(.+)$`)
+	convSplit = lazyRE(`(?i)\b(?:to|in|into|as)\b|->|→|=>`)
+	howMany   = lazyRE(`(?i)^how\s+many\s+(.+?)\s+(?:are\s+|is\s+)?(?:in|per)\s+(.+)$`)
 	oneWords  = map[string]bool{"a": true, "an": true, "one": true, "": true}
 )
 
@@ -212,14 +211,14 @@ var (
 // that leaves a unit on its right and a quantity with a unit of the same
 // dimension on its left wins ("5 in in cm").
 func (t *unitTable) parseConversion(s string) (conversion, bool) {
-	if m := howMany.FindStringSubmatch(s); m != nil {
+	if m := howMany().FindStringSubmatch(s); m != nil {
 		if to := t.lookup(m[1]); to != nil {
 			if qty, from, ok := t.quantity(m[2]); ok && from.dim == to.dim {
 				return conversion{qty, from, to}, true
 			}
 		}
 	}
-	locs := convSplit.FindAllStringIndex(s, -1)
+	locs := convSplit().FindAllStringIndex(s, -1)
 	var mismatch *conversion
 	for i := len(locs) - 1; i >= 0; i-- {
 		to := t.lookup(strings.TrimSpace(s[locs[i][1]:]))
@@ -245,18 +244,18 @@ func (t *unitTable) parseConversion(s string) (conversion, bool) {
 }
 
 var (
-	compoundRe = regexp.MustCompile(`^(?:\s*\d+(?:\.\d+)?\s*[^\d\s.][^\d]*){2,}$`)
-	numberRe   = regexp.MustCompile(`\d+(?:\.\d+)?`)
+	compoundRe = lazyRE(`^(?:\s*\d+(?:\.\d+)?\s*[^\d\s.][^\d]*){2,}$`)
+	numberRe   = lazyRE(`\d+(?:\.\d+)?`)
 )
 
 // compound reads "5 ft 3 in", "5'10\"", "1 h 30 min", "2 lb 4 oz": numbers
 // each followed by a unit of one dimension. It returns the total as a
 // number in the first unit.
 func (t *unitTable) compound(s string) (qty string, u *unit, ok bool) {
-	if !compoundRe.MatchString(s) {
+	if !compoundRe().MatchString(s) {
 		return "", nil, false
 	}
-	locs := numberRe.FindAllStringIndex(s, -1)
+	locs := numberRe().FindAllStringIndex(s, -1)
 	var base float64
 	for i, loc := range locs {
 		end := len(s)
@@ -306,19 +305,19 @@ func (t *unitTable) quantity(s string) (qty string, u *unit, ok bool) {
 	return "", nil, false
 }
 
-var unitWord = regexp.MustCompile(`^[^\s\d()+*/^-][^\d()+*^]*$`)
+var unitWord = lazyRE(`^[^\s\d()+*/^-][^\d()+*^]*$`)
 
 // unknownUnit guesses, for a statement that looks like a conversion but
 // is not one, which side names a unit the table lacks ("5 furlongs to m"
 // gives "furlongs"). It returns "" when s does not look like a conversion.
 func (t *unitTable) unknownUnit(s string) string {
-	locs := convSplit.FindAllStringIndex(s, -1)
+	locs := convSplit().FindAllStringIndex(s, -1)
 	if len(locs) == 0 {
 		return ""
 	}
 	loc := locs[len(locs)-1]
 	left, right := strings.TrimSpace(s[:loc[0]]), strings.TrimSpace(s[loc[1]:])
-	if left == "" || !unitWord.MatchString(right) {
+	if left == "" || !unitWord().MatchString(right) {
 		return ""
 	}
 	if t.lookup(right) == nil {
@@ -326,7 +325,7 @@ func (t *unitTable) unknownUnit(s string) string {
 	}
 	words := strings.Fields(left)
 	last := words[len(words)-1]
-	if len(words) > 1 && unitWord.MatchString(last) && t.lookup(last) == nil {
+	if len(words) > 1 && unitWord().MatchString(last) && t.lookup(last) == nil {
 		return last
 	}
 	return ""

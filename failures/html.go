@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"sync"
 )
 
 // palette colours the models of the charts; the last is "other".
@@ -134,15 +135,18 @@ func niceCeil(v float64) float64 {
 	return 10 * p
 }
 
-var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":    pct,
-	"counts": countsText,
-	"safe":   safe,
-	"model":  modelName,
-	"f2":     func(x float64) string { return fmt.Sprintf("%.2f", x) },
-	"f1":     func(x float64) string { return fmt.Sprintf("%.1f", x) },
-	"px":     func(x float64) string { return fmt.Sprintf("%.1f", x) },
-}).Parse(`<!DOCTYPE html>
+// htmlTmpl is the report page, parsed on first use: a process that never
+// writes HTML never pays for parsing it.
+var htmlTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct":    pct,
+		"counts": countsText,
+		"safe":   safe,
+		"model":  modelName,
+		"f2":     func(x float64) string { return fmt.Sprintf("%.2f", x) },
+		"f1":     func(x float64) string { return fmt.Sprintf("%.1f", x) },
+		"px":     func(x float64) string { return fmt.Sprintf("%.1f", x) },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Dialect failure report</title>
 <style>
@@ -188,6 +192,7 @@ svg text{font:11px sans-serif;fill:#333}
 <pre>{{.R.Snippet}}</pre>{{else}}<p>None: no unknown verb was frequent and close enough to an existing verb.</p>{{end}}
 </body></html>
 `))
+})
 
 // WriteHTML writes the report as a self-contained HTML page with inline SVG
 // charts of failures per day (stacked by model) and per model.
@@ -196,7 +201,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if r.Actions > 0 {
 		rate = float64(r.Failures) / float64(r.Actions)
 	}
-	return htmlTmpl.Execute(w, struct {
+	return htmlTmpl().Execute(w, struct {
 		R           *Report
 		Rate        float64
 		Days        chart

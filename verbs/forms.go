@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agnivade/levenshtein"
@@ -28,13 +29,18 @@ var grammarFS embed.FS
 // the words and symbols the grammar uses, and the function that turns the
 // grammar's value into the verb's intent.
 type builtin struct {
-	name     string
+	name    string
+	filters bool   // CTX filters are taken out of the arguments
+	form    string // usage, with the verb written as /VERB
+	build   func(p *parser, val map[string]any) (intent.Intent, error)
+
+	// The compiled grammar and its words, made on the verb's first parse:
+	// a process that runs one /calc compiles one grammar.
+	once     sync.Once
+	err      error
 	grammar  *grammarbridge.Grammar
 	keywords map[string]bool // literal words and symbols of the grammar, lower case
 	syms     map[string]bool // the symbols among them
-	filters  bool            // CTX filters are taken out of the arguments
-	form     string          // usage, with the verb written as /VERB
-	build    func(p *parser, val map[string]any) (intent.Intent, error)
 }
 
 func (b *builtin) usage(verb string) string { return strings.ReplaceAll(b.form, "/VERB", "/"+verb) }
@@ -62,37 +68,47 @@ func builtinForms(r *Registry) map[string]*builtin {
 	}
 }
 
-// compileBuiltins compiles every built-in grammar and collects its
-// keywords.
-func compileBuiltins(r *Registry) (map[string]*builtin, error) {
+// newBuiltins returns the built-in verbs' parsers, each compiling its
+// grammar when first used (see builtin.load).
+func newBuiltins(r *Registry) map[string]*builtin {
 	forms := builtinForms(r)
-	loader := grammarbridge.FSLoader{FS: grammarFS}
 	for name, b := range forms {
-		file := "grammars/" + name + ".agr"
-		g, err := grammarbridge.Compile(loader, file, grammarbridge.Options{})
+		b.name = name
+	}
+	return forms
+}
+
+// load compiles the verb's grammar and collects its keywords, once.
+func (b *builtin) load() error {
+	b.once.Do(func() {
+		file := "grammars/" + b.name + ".agr"
+		g, err := grammarbridge.Compile(grammarbridge.FSLoader{FS: grammarFS}, file, grammarbridge.Options{})
 		if err != nil {
-			return nil, fmt.Errorf("verbs: built-in grammar %s: %w", file, err)
+			b.err = fmt.Errorf("verbs: built-in grammar %s: %w", file, err)
+			return
 		}
 		src, err := grammarFS.ReadFile(file)
 		if err != nil {
-			return nil, err
+			b.err = err
+			return
 		}
 		f, err := grammarbridge.Parse(file, string(src))
 		if err != nil {
-			return nil, err
+			b.err = err
+			return
 		}
-		b.name, b.grammar = name, g
-		b.keywords, b.syms = map[string]bool{}, map[string]bool{}
+		kw, syms := map[string]bool{}, map[string]bool{}
 		for _, rd := range f.Rules {
-			collectLiterals(rd.Alts, b.keywords)
+			collectLiterals(rd.Alts, kw)
 		}
-		for k := range b.keywords {
+		for k := range kw {
 			if !isLetter(k) {
-				b.syms[k] = true
+				syms[k] = true
 			}
 		}
-	}
-	return forms, nil
+		b.grammar, b.keywords, b.syms = g, kw, syms
+	})
+	return b.err
 }
 
 func collectLiterals(alts []*grammarbridge.Alt, into map[string]bool) {

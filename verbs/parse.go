@@ -113,6 +113,9 @@ type parser struct {
 // the verb for messages (a custom verb's own name).
 func (r *Registry) parseBuiltin(ctx context.Context, v *Verb, name string, in Input) (intent.Intent, error) {
 	b := r.builtins[builtinName(v)]
+	if err := b.load(); err != nil {
+		return nil, err
+	}
 	args := in.Args
 	if op := impliedOp(b.name, in.Token); op != "" && !startsWithKeyword(args, b.keywords) {
 		args = op + " " + args

@@ -134,10 +134,7 @@ func NewRegistryWith(exts []Extension, opts Options) (*Registry, error) {
 		r.maxInput = MaxInput
 	}
 	r.domains = appendNew(slices.Clone(builtinDomains), opts.Domains...)
-	b, err := compileBuiltins(r)
-	if err != nil {
-		return nil, err
-	}
+	b := newBuiltins(r)
 	r.builtins = b
 	for _, s := range Builtin() {
 		v := &Verb{Spec: s, Authority: authorityVerbs[s.Name], Examples: builtinExamples[s.Name], Form: b[s.Name].usage(s.Name)}
@@ -267,8 +264,12 @@ func (r *Registry) Grammar(name string) *grammarbridge.Grammar {
 		return nil
 	case v.grammar != nil:
 		return v.grammar
-	case !v.Custom:
-		return r.builtins[v.Name].grammar
+	case !v.Custom && v.def == nil:
+		b := r.builtins[v.Name]
+		if b.load() != nil {
+			return nil
+		}
+		return b.grammar
 	}
 	return nil
 }

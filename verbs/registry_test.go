@@ -83,3 +83,18 @@ func TestRegistryErrors(t *testing.T) {
 		t.Errorf("custom → custom: %v", err)
 	}
 }
+
+// TestBuiltinGrammarsCompile: the built-in grammars compile on a verb's
+// first parse, so a broken one would show only then; this compiles every
+// one now.
+func TestBuiltinGrammarsCompile(t *testing.T) {
+	r := mustRegistry(t, nil, nil)
+	for name, b := range r.builtins {
+		if err := b.load(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if b.grammar == nil || b.keywords == nil {
+			t.Errorf("%s: grammar %v, keywords %v", name, b.grammar != nil, b.keywords)
+		}
+	}
+}
