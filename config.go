@@ -14,6 +14,7 @@ import (
 	"github.com/pattern-dialect/dialect/detect"
 	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/fuzzy"
+	"github.com/pattern-dialect/dialect/internal/telemetry"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
@@ -32,6 +33,8 @@ type Config struct {
 	Store   StoreConfig     `toml:"store"`
 	Run     RunConfig       `toml:"run"`
 	Exec    executor.Config `toml:"exec"`
+
+	Telemetry TelemetryConfig `toml:"telemetry"`
 
 	Permission PermissionConfig       `toml:"permission"`
 	Agents     map[string]AgentConfig `toml:"agents"`
@@ -117,10 +120,20 @@ type GrammarConfig struct {
 	Start string `toml:"start"`
 }
 
-// StoreConfig locates the SQLite file.
+// StoreConfig locates the store: a SQLite file or a postgres:// URL.
 type StoreConfig struct {
 	Path        string `toml:"path"`
 	LogMessages bool   `toml:"log_messages"`
+}
+
+// TelemetryConfig is the [telemetry] table: OpenTelemetry export over
+// OTLP (docs/telemetry.md). Empty fields leave the choice to the standard
+// OTEL_* environment variables.
+type TelemetryConfig struct {
+	Endpoint    string `toml:"endpoint"`
+	Protocol    string `toml:"protocol"`
+	ServiceName string `toml:"service_name"`
+	MessageText bool   `toml:"message_text"`
 }
 
 // RunConfig configures execution.
@@ -245,6 +258,9 @@ func (c *Config) validate(name string, data []byte) error {
 				bad("agents."+name+".authority", fmt.Sprintf("%q is not a role (approve, deny, escalate, halt)", role))
 			}
 		}
+	}
+	if err := telemetry.CheckProtocol(c.Telemetry.Protocol); err != nil {
+		bad("telemetry.protocol", err.Error())
 	}
 	if c.Run.ActionTimeout.Duration <= 0 {
 		bad("run.action_timeout", "must be a positive duration")
