@@ -245,11 +245,14 @@ func (l *Log) prepare(i int, f *Failure, now time.Time) (row, error) {
 	return r, nil
 }
 
-// clean replaces invalid UTF-8 and cuts s to at most n bytes, marking a cut
-// with "…".
+// clean replaces invalid UTF-8 and NUL (which PostgreSQL refuses in text)
+// with U+FFFD and cuts s to at most n bytes, marking a cut with "…".
 func clean(s string, n int) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
 	}
 	if len(s) <= n {
 		return s

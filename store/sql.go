@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pattern-dialect/dialect/failures"
 )
@@ -65,11 +67,24 @@ func (s *sqlStore) Close() error {
 }
 
 func (s *sqlStore) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return s.db.QueryContext(ctx, s.db.Rebind(q), args...)
+	return s.db.QueryContext(ctx, s.db.Rebind(q), cleanArgs(args)...)
 }
 
 func (s *sqlStore) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return s.db.QueryRowContext(ctx, s.db.Rebind(q), args...)
+	return s.db.QueryRowContext(ctx, s.db.Rebind(q), cleanArgs(args)...)
+}
+
+// cleanArgs makes every string argument valid UTF-8 without NUL, in
+// place: invalid bytes and NUL become U+FFFD. PostgreSQL refuses both in
+// text, SQLite keeps them; cleaning them on every backend makes the stores
+// keep the same text.
+func cleanArgs(args []any) []any {
+	for i, a := range args {
+		if s, ok := a.(string); ok && (!utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0) {
+			args[i] = strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+		}
+	}
+	return args
 }
 
 // write runs fn in one write transaction (see database.Write: fn may run
@@ -85,13 +100,13 @@ type txn struct {
 }
 
 func (t txn) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(ctx, t.rebind(q), args...)
+	return t.tx.ExecContext(ctx, t.rebind(q), cleanArgs(args)...)
 }
 
 func (t txn) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, t.rebind(q), args...)
+	return t.tx.QueryContext(ctx, t.rebind(q), cleanArgs(args)...)
 }
 
 func (t txn) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, t.rebind(q), args...)
+	return t.tx.QueryRowContext(ctx, t.rebind(q), cleanArgs(args)...)
 }

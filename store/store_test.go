@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pattern-dialect/dialect/codes"
+	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/internal/pgtest"
 )
 
@@ -41,6 +43,7 @@ var conformance = []struct {
 	{"SessionState", testSessionState},
 	{"ConcurrentAppends", testConcurrentAppends},
 	{"FailureLog", testFailureLog},
+	{"TextCleaned", testTextCleaned},
 }
 
 func TestConformance(t *testing.T) {
@@ -448,5 +451,37 @@ func testFailureLog(t *testing.T, s Store) {
 	stats, err := l.ModelStats(ctx, time.Now().Add(-time.Hour))
 	if err != nil || len(stats) != 1 || stats[0].Successes != 3 {
 		t.Errorf("ModelStats = %+v, %v", stats, err)
+	}
+}
+
+// testTextCleaned: text that is not valid UTF-8, or holds NUL, is kept
+// with U+FFFD in their place, on every backend (PostgreSQL refuses both).
+func testTextCleaned(t *testing.T, s Store) {
+	ctx := context.Background()
+	const want = "budget\uFFFDa\uFFFDb"
+	b, err := Put(ctx, s, Archival, "bytes", "budget\x00a\xffb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Get(ctx, Archival, "bytes"); got.Content != want {
+		t.Errorf("stored %q, want %q (Put returned %q)", got.Content, want, b.Content)
+	}
+	if _, err := s.LogMessage(ctx, Message{Session: "s\x00", Role: "user", Content: "\xfe\x00budget"}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := s.LastMessage(ctx, "s\x00", ""); err != nil || m.Content != "\uFFFD\uFFFDbudget" || m.Session != "s\uFFFD" {
+		t.Errorf("message: %+v, %v", m, err)
+	}
+	if hits, err := s.Search(ctx, "", "budget\x00\xff", SearchOptions{}); err != nil || len(hits) != 1 {
+		t.Errorf("search: %v, %v", hits, err)
+	}
+	if err := s.SetState(ctx, "s", "k", "v\x00"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.State(ctx, "s", "k"); v != "v\uFFFD" {
+		t.Errorf("state %q", v)
+	}
+	if _, err := s.Failures().Record(ctx, failures.Failure{Code: codes.UnknownVerb, Token: "x\x00", Raw: "/x\x00 \xff"}); err != nil {
+		t.Errorf("failure with NUL and invalid UTF-8: %v", err)
 	}
 }
