@@ -131,7 +131,7 @@ func main() {
 	}
 
 	input := batchInput(*batch)
-	var tSQLite, tPG []time.Duration
+	var tSQLite, tPG, cSQLite, cPG []time.Duration
 	for r := range *rounds {
 		for _, pgRound := range []bool{false, true} {
 			db := filepath.Join(dir, fmt.Sprintf("batch-%d.db", r))
@@ -141,21 +141,26 @@ func main() {
 			j := &job{dir: dir, name: "batch", argv: []string{bin, "run", "--jsonl", "--json"}, stdin: input, env: env(db)}
 			j.once()
 			if pgRound {
-				tPG = append(tPG, j.wall[0])
+				tPG, cPG = append(tPG, j.wall[0]), append(cPG, j.cpu[0])
 			} else {
-				tSQLite = append(tSQLite, j.wall[0])
+				tSQLite, cSQLite = append(tSQLite, j.wall[0]), append(cSQLite, j.cpu[0])
 			}
 		}
 	}
 	fmt.Printf("\nbatch: dialect run --jsonl, %d messages of one action each, %d rounds each, alternated, fresh store each\n", *batch, *rounds)
 	for _, s := range []struct {
 		name string
-		t    []time.Duration
-	}{{"SQLite", tSQLite}, {"PostgreSQL", tPG}} {
+		t, c []time.Duration
+	}{{"SQLite", tSQLite, cSQLite}, {"PostgreSQL", tPG, cPG}} {
 		m := median(s.t)
-		fmt.Printf("%-12s %10s p50  %8.0f messages/s\n", s.name, m.Round(time.Millisecond), float64(*batch)/m.Seconds())
+		var each []string
+		for _, d := range s.t {
+			each = append(each, d.Round(time.Millisecond).String())
+		}
+		fmt.Printf("%-12s %10s p50  %8.0f messages/s  dialect's cpu p50 %s  (rounds: %s)\n", s.name, m.Round(time.Millisecond),
+			float64(*batch)/m.Seconds(), median(s.c).Round(time.Millisecond), strings.Join(each, " "))
 	}
-	fmt.Printf("PostgreSQL/SQLite time: %.2f×\n", float64(median(tPG))/float64(median(tSQLite)))
+	fmt.Printf("PostgreSQL/SQLite time: %.2f× (the server's own CPU is not in dialect's)\n", float64(median(tPG))/float64(median(tSQLite)))
 }
 
 // batchInput is n JSON Lines messages of one action each.
