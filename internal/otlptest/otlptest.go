@@ -24,6 +24,7 @@ import (
 	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/grpc"
+	_ "google.golang.org/grpc/encoding/gzip" // the receiver takes gzip, as collectors do
 	"google.golang.org/protobuf/proto"
 )
 
