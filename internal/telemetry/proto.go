@@ -27,7 +27,9 @@ const (
 	wireFixed32 = 5
 )
 
-func tag(b []byte, field, wire int) []byte { return binary.AppendUvarint(b, uint64(field)<<3|uint64(wire)) }
+func tag(b []byte, field, wire int) []byte {
+	return binary.AppendUvarint(b, uint64(field)<<3|uint64(wire))
+}
 
 func pbVarint(b []byte, field int, v uint64) []byte {
 	if v == 0 {
