@@ -15,6 +15,7 @@ import (
 	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/fuzzy"
 	"github.com/pattern-dialect/dialect/internal/telemetry"
+	"github.com/pattern-dialect/dialect/internal/mcp"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
@@ -39,6 +40,10 @@ type Config struct {
 	Permission PermissionConfig       `toml:"permission"`
 	Agents     map[string]AgentConfig `toml:"agents"`
 
+	// MCP holds the [mcp.NAME] tables: MCP servers whose tools are the
+	// verb /NAME TOOL ARGUMENTS (docs/mcp.md).
+	MCP map[string]MCPServerConfig `toml:"mcp"`
+
 	// Source names where the configuration came from: a file path, or
 	// "embedded default". It is not read from TOML.
 	Source string `toml:"-"`
@@ -46,7 +51,7 @@ type Config struct {
 	raw []byte // the file's text, to place errors found after decoding
 }
 
-// DetectConfig configures the scanner (DIALECT.md §1–§3).
+// DetectConfig configures the scanner (docs/language.md §1–§3).
 type DetectConfig struct {
 	Reconsideration []string `toml:"reconsideration"`
 	PermissionFlags []string `toml:"permission_flags"`
@@ -55,7 +60,7 @@ type DetectConfig struct {
 	ConfirmTokens   int      `toml:"confirm_tokens"`
 }
 
-// ResolveConfig configures verb resolution (DIALECT.md §4).
+// ResolveConfig configures verb resolution (docs/language.md §4).
 type ResolveConfig struct {
 	Phonetic   bool             `toml:"phonetic"`
 	Synonyms   bool             `toml:"synonyms"`
@@ -92,7 +97,7 @@ type DialectConfig struct {
 	Verbs map[string]VerbConfig `toml:"verbs"`
 }
 
-// VerbConfig is one [dialect.verbs.NAME] table (DIALECT.md §5). For a
+// VerbConfig is one [dialect.verbs.NAME] table (docs/language.md §5). For a
 // built-in NAME it extends that verb; otherwise it defines a custom verb.
 type VerbConfig struct {
 	ExtraAliases       []string       `toml:"extra_aliases"`
@@ -154,6 +159,40 @@ type AgentConfig struct {
 	// Authority lists the roles the agent holds: approve, deny, escalate,
 	// halt.
 	Authority []string `toml:"authority"`
+}
+
+// MCPServerConfig is one [mcp.NAME] table: an MCP server reached over
+// stdio (command) or streamable HTTP (url), and how its tools are gated.
+type MCPServerConfig struct {
+	// Command starts a stdio server: argv, never a shell.
+	Command []string `toml:"command"`
+	// Env names the environment variables passed to the command besides
+	// PATH, HOME, LANG, LC_ALL, TZ and TMPDIR.
+	Env []string `toml:"env"`
+	// URL is a streamable HTTP server (http or https).
+	URL string `toml:"url"`
+	// Headers are sent to a url server; ${NAME} is read from the
+	// environment.
+	Headers map[string]string `toml:"headers"`
+	// Approve is "destructive" (default: queue tools that are not
+	// read-only and are destructive or do not say), "writes" (every tool
+	// that is not read-only), "all" or "none".
+	Approve string `toml:"approve"`
+	// Tools overrides approve per tool: [mcp.NAME.tools.TOOL] approve.
+	Tools map[string]MCPToolConfig `toml:"tools"`
+	// StartTimeout bounds starting the server and listing its tools.
+	StartTimeout Duration `toml:"start_timeout"`
+	// MaxOutput bounds one result's text, in bytes.
+	MaxOutput int `toml:"max_output"`
+	// Description and Aliases are the verb's.
+	Description string   `toml:"description"`
+	Aliases     []string `toml:"aliases"`
+}
+
+// MCPToolConfig is one [mcp.NAME.tools.TOOL] table.
+type MCPToolConfig struct {
+	// Approve overrides the server's approve for this tool.
+	Approve string `toml:"approve"`
 }
 
 // Duration is a time.Duration written in TOML as a string ("5s",
@@ -257,6 +296,12 @@ func (c *Config) validate(name string, data []byte) error {
 			default:
 				bad("agents."+name+".authority", fmt.Sprintf("%q is not a role (approve, deny, escalate, halt)", role))
 			}
+		}
+	}
+	for name, m := range c.MCP {
+		var ce *mcp.ConfigError
+		if s := m.server(name); errors.As(s.Check(), &ce) {
+			bad("mcp."+ce.Key, ce.Msg)
 		}
 	}
 	if err := telemetry.CheckProtocol(c.Telemetry.Protocol); err != nil {
@@ -418,4 +463,27 @@ func (c *Config) fuzzyOptions() fuzzy.Options {
 func (c *Config) errorAt(key, msg string) *ConfigError {
 	line, col := findKey(c.raw, key)
 	return &ConfigError{File: c.Source, Line: line, Column: col, Key: key, Msg: msg}
+}
+
+// mcpServers are the [mcp] tables as the MCP manager takes them.
+func (c *Config) mcpServers() []mcp.Server {
+	out := make([]mcp.Server, 0, len(c.MCP))
+	for name, m := range c.MCP {
+		out = append(out, m.server(name))
+	}
+	return out
+}
+
+func (m MCPServerConfig) server(name string) mcp.Server {
+	s := mcp.Server{
+		Name: name, Command: m.Command, Env: m.Env, URL: m.URL, Headers: m.Headers, Approve: m.Approve,
+		StartTimeout: m.StartTimeout.Duration, MaxOutput: m.MaxOutput, Description: m.Description, Aliases: m.Aliases,
+	}
+	for tool, t := range m.Tools {
+		if s.Tools == nil {
+			s.Tools = map[string]string{}
+		}
+		s.Tools[tool] = t.Approve
+	}
+	return s
 }

@@ -14,13 +14,13 @@ func TestEmbeddedDefaultLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := len(cfg.Detect.Reconsideration); got != 19 {
-		t.Errorf("default reconsideration phrases = %d, want the 19 of DIALECT.md §2", got)
+		t.Errorf("default reconsideration phrases = %d, want the 19 of docs/language.md §2", got)
 	}
 	if cfg.Detect.MaxActionBytes != 64<<10 {
 		t.Errorf("max_action_bytes = %d, want 65536", cfg.Detect.MaxActionBytes)
 	}
 	if cfg.Resolve.Edits.Loose != (EditAllowance{2, 3}) || cfg.Resolve.Edits.Normal != (EditAllowance{1, 2}) {
-		t.Errorf("edit allowances = %+v, want DIALECT.md §4's", cfg.Resolve.Edits)
+		t.Errorf("edit allowances = %+v, want docs/language.md §4's", cfg.Resolve.Edits)
 	}
 	if cfg.Resolve.Embeddings.Timeout.Seconds() != 2 {
 		t.Errorf("embeddings timeout = %v", cfg.Resolve.Embeddings.Timeout)

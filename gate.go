@@ -21,9 +21,12 @@ import (
 func (rt *Runtime) bind(msg Message, verb string, it intent.Intent) (verbs.Call, error) {
 	c := verbs.Call{Verb: verb, Runs: rt.registry.Runs(verb, it), Intent: it, Agent: msg.Agent, Model: msg.Model, Session: msg.Session}
 	if cu, ok := it.(intent.Custom); ok {
-		if cu.Inner != nil {
+		switch {
+		case cu.Inner != nil:
 			c.Intent = cu.Inner
-		} else {
+		case cu.Tool != "":
+			c.Target = "mcp:" + strings.ToLower(c.Runs) + "/" + strings.ToLower(cu.Tool) // an MCP server's tool
+		default:
 			c.Target = strings.ToLower(c.Runs) // a tool or a Go verb
 		}
 	}
@@ -67,8 +70,11 @@ type verdict struct {
 //   - the markers ! and ?ask always ask, whatever the rules say;
 //   - a verb with requires_permission — the verb written or the verb it
 //     runs as — asks, unless a standing allow rule covers the call;
-//   - so does a target listed in [permission] targets, or in a listed
-//     domain;
+//   - so does a call its verb says needs approval (an MCP tool, by its
+//     annotations and the server's approve policy);
+//   - so does a target listed in [permission] targets, in a listed
+//     domain, or under a listed "domain:name/" ("mcp:fs" covers
+//     "mcp:fs/write_file");
 //   - the marker ? asks for anything that is not read-only;
 //   - everything else (including the marker .) runs.
 func (rt *Runtime) gate(ctx context.Context, st store.Store, marker string, c verbs.Call) verdict {
@@ -96,6 +102,8 @@ func (rt *Runtime) gate(ctx context.Context, st store.Store, marker string, c ve
 	case allowed:
 	case rt.requiresPermission(c):
 		return verdict{StatusPending, fmt.Sprintf("/%s requires permission", c.Runs)}
+	case rt.registry.Approval(c) != "":
+		return verdict{StatusPending, rt.registry.Approval(c)}
 	case rt.listedTarget(c.Target):
 		return verdict{StatusPending, fmt.Sprintf("target %s requires permission", c.Target)}
 	case marker == "?" && !c.Intent.ReadOnly():
@@ -125,7 +133,7 @@ func (rt *Runtime) listedTarget(target string) bool {
 	domain, _, _ := strings.Cut(target, ":")
 	for _, t := range rt.cfg.Permission.Targets {
 		t = foldTarget(t)
-		if t == target || t == domain {
+		if t == target || t == domain || strings.HasPrefix(target, t+"/") {
 			return true
 		}
 	}

@@ -139,6 +139,11 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, v *vocab, acts [
 			if e.fail != nil {
 				fails = append(fails, *e.fail)
 			}
+		case a.Executable && ctx.Err() != nil:
+			// Cancelled or out of time between actions: the rest do not
+			// start (one already started was not interrupted: runOne).
+			r.Status, r.Code = StatusError, codes.Cancelled
+			r.Output = fmt.Sprintf("/%s was not run: %v before it started", a.Token, context.Cause(ctx))
 		case a.Executable:
 			run := rt.tel.startAction(ctx)
 			f, halt := rt.runOne(run.ctx, msg, v, a, &r)
@@ -160,7 +165,8 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, v *vocab, acts [
 		}
 		results = append(results, r)
 	}
-	if err := rt.logOutcome(ctx, msg, fails, succeeded); err != nil {
+	// What ran is recorded even when the caller gave up meanwhile.
+	if err := rt.logOutcome(context.WithoutCancel(ctx), msg, fails, succeeded); err != nil {
 		return results, err
 	}
 	if halted {
@@ -208,6 +214,14 @@ func (rt *Runtime) runOne(ctx context.Context, msg Message, v *vocab, a *detect.
 		r.Status, r.Code, r.Pending, r.Stage = StatusPending, codes.PendingApproval, id, "gate"
 		r.Output = fmt.Sprintf("/%s needs approval (%s) — queued as #%d", r.Verb, g.why, id)
 		return nil, false
+	}
+	if !it.ReadOnly() {
+		// An action that writes runs to its end (or its timeout) once
+		// started: a cancellation stops the message between actions,
+		// never inside a write.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), rt.cfg.Run.ActionTimeout.Duration)
+		defer cancel()
 	}
 	out, err := rt.registry.Execute(ctx, c)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/intent"
+	"github.com/pattern-dialect/dialect/internal/stress"
 	"github.com/pattern-dialect/dialect/store"
 )
 
@@ -213,11 +214,34 @@ authority = ["approve", "halt"]
 	}
 }
 
-func mustStore(t *testing.T, rt *Runtime) store.Store {
+func mustStore(t testing.TB, rt *Runtime) store.Store {
 	t.Helper()
 	st, err := rt.Store(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// TestRunPatchHonoursTheTimeout: a patch whose search outlasts the action
+// timeout stops with TIMEOUT (the action's time ran out, the model made no
+// mistake), and the block is unchanged. How soon the patcher stops is
+// patch's TestApplyContextDeadline; this checks the runtime gives it the
+// action's context and reports what happened.
+func TestRunPatchHonoursTheTimeout(t *testing.T) {
+	rt := openRuntime(t, "[run]\naction_timeout = \"200ms\"\n[detect]\nmax_action_bytes = 16000000\n[store]\nlog_messages = false\n")
+	block, diff, _ := stress.ChainPatch(16000) // a second or more of search: far longer than the timeout
+	ctx := context.Background()
+	st := mustStore(t, rt)
+	if _, err := store.Put(ctx, st, store.Archival, "big", block); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, rt, "Patching.\n/recall patch big\n```diff\n"+diff+"```\n")
+	if res[0].Code != codes.Timeout || res[0].Stage != "execute" {
+		t.Fatalf("%s %s %.200s", res[0].Code, res[0].Stage, res[0].Output)
+	}
+	b, err := st.Get(ctx, store.Archival, "big")
+	if err != nil || b.Content != block || b.Version != 1 {
+		t.Errorf("the block changed: v%d %v", b.Version, err)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/fuzzy"
+	"github.com/pattern-dialect/dialect/internal/mcp"
 	"github.com/pattern-dialect/dialect/internal/memory"
 	"github.com/pattern-dialect/dialect/store"
 	"github.com/pattern-dialect/dialect/verbs"
@@ -36,6 +37,7 @@ type Runtime struct {
 	exec     *executor.Set
 	blocks   memory.Blocks
 	tel      *recorder // nil: telemetry off
+	mcp      *mcp.Manager // the [mcp] servers, started on first use
 
 	mu     sync.Mutex
 	st     store.Store // opened on first use, or given by WithStore
@@ -94,10 +96,17 @@ func Open(ctx context.Context, cfg *Config, opts ...Option) (*Runtime, error) {
 		return nil, cfg.errorAt("exec", err.Error())
 	}
 	rt.exec = x
-	reg, err := verbs.NewRegistryWith(cfg.extensions(), rt.registryOptions(o.verbs))
+	if rt.mcp, err = rt.openMCP(); err != nil {
+		return nil, err
+	}
+	reg, err := verbs.NewRegistryWith(cfg.extensions(), rt.registryOptions(append(o.verbs, rt.mcp.Definitions()...)))
 	if err != nil {
+		rt.mcp.Close()
 		var ce *verbs.ConfigError
 		if errors.As(err, &ce) {
+			if name, ok := strings.CutPrefix(ce.Key, "verb "); ok && slices.Contains(rt.mcp.Names(), name) {
+				return nil, cfg.errorAt("mcp."+name, ce.Msg)
+			}
 			return nil, cfg.errorAt(ce.Key, ce.Msg)
 		}
 		return nil, err
@@ -117,6 +126,31 @@ func Open(ctx context.Context, cfg *Config, opts ...Option) (*Runtime, error) {
 		return nil, cfg.errorAt("telemetry", err.Error())
 	}
 	return rt, nil
+}
+
+// openMCP builds the manager of the [mcp] servers; none starts yet. A
+// server may not take the name of a built-in verb or a tool: its name is
+// its verb, and what runs it.
+func (rt *Runtime) openMCP() (*mcp.Manager, error) {
+	c := rt.cfg
+	builtin := map[string]bool{}
+	for _, s := range verbs.Builtin() {
+		builtin[s.Name] = true
+	}
+	for name := range c.MCP {
+		switch {
+		case builtin[name]:
+			return nil, c.errorAt("mcp."+name, fmt.Sprintf("/%s is a built-in verb; give the server another name", name))
+		case c.Exec.Tools[name].Command != nil || c.Exec.Tools[name].URL != "":
+			return nil, c.errorAt("mcp."+name, fmt.Sprintf("%s is also a tool under [exec.tools]; give the server another name", name))
+		}
+	}
+	m, err := mcp.New(c.mcpServers(), mcp.Options{Fuzzy: c.fuzzyOptions()})
+	var ce *mcp.ConfigError
+	if errors.As(err, &ce) {
+		return nil, c.errorAt("mcp."+ce.Key, ce.Msg)
+	}
+	return m, err
 }
 
 // registryOptions tells the registry what the rest of the configuration
@@ -202,10 +236,12 @@ func (rt *Runtime) Failures(ctx context.Context) (*failures.Log, error) {
 	return st.Failures(), nil
 }
 
-// Close closes the store, if the runtime opened one, and exports the
-// telemetry still buffered (waiting at most telemetryFlush for the
-// receiver), if the runtime set it up.
+// Close stops the MCP servers the runtime started, closes the store, if
+// the runtime opened one, and exports the telemetry still buffered
+// (waiting at most telemetryFlush for the receiver), if the runtime set it
+// up.
 func (rt *Runtime) Close() error {
+	rt.mcp.Close()
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), telemetryFlush)

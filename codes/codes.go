@@ -60,6 +60,8 @@ const (
 	DeliveryFailed    Code = "DELIVERY_FAILED"     // a target could not be written to
 	BadOutput         Code = "BAD_OUTPUT"          // a provider's output could not be read
 	UnsupportedIntent Code = "UNSUPPORTED_INTENT"  // an intent no executor carries out
+	ServerFailed      Code = "SERVER_FAILED"       // an MCP server could not start, or its connection broke
+	ToolFailed        Code = "TOOL_FAILED"         // an MCP tool answered with an error (isError)
 )
 
 // modelCodes are the codes of a model's mistake, in the order of the

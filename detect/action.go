@@ -14,7 +14,7 @@ type Span struct {
 	Col   int // 1-based column of the sigil, counted in runes
 }
 
-// ContentKind says which form an action's content block took (DIALECT.md §3).
+// ContentKind says which form an action's content block took (docs/language.md §3).
 type ContentKind int
 
 const (
@@ -71,9 +71,15 @@ const (
 	// Unterminated: in an executable position, but its """ block never
 	// closed before the message ended. A failure (MALFORMED_SYNTAX).
 	Unterminated
+	// InsideCode: written inside fenced code or an inline code span, which
+	// is code as CommonMark renders it. Never executed; not a failure.
+	InsideCode
+	// InsideComment: written inside an HTML comment, text the person never
+	// sees. Never executed; not a failure.
+	InsideComment
 )
 
-// String returns the reason as written in DIALECT.md §2 ("mid-message",
+// String returns the reason as written in docs/language.md §2 ("mid-message",
 // "cancelled", ...); for Reconsidered use Action.ReasonText, which names the
 // phrase.
 func (r Reason) String() string {
@@ -92,6 +98,10 @@ func (r Reason) String() string {
 		return "too large"
 	case Unterminated:
 		return "unterminated content"
+	case InsideCode:
+		return "inside code"
+	case InsideComment:
+		return "inside an HTML comment"
 	default:
 		return ""
 	}
@@ -143,14 +153,15 @@ type Action struct {
 	Phrase     string // the reconsideration phrase found after it, as configured
 	Early      bool   // delivered to Options.OnEarly before the message ended
 
-	lineAction bool // kept separately from Inline for clarity in decisions
-	badMarker  bool // Marker is a "?word" that is not a configured flag
-	tooLarge   bool // arguments and content exceed MaxActionSize
-	unclosed   bool // a """ block that never closed
-	withdrawn  bool // OnWithdraw already called
+	lineAction bool     // kept separately from Inline for clarity in decisions
+	where      hideKind // asCode or asComment for a candidate found there
+	badMarker  bool     // Marker is a "?word" that is not a configured flag
+	tooLarge   bool     // arguments and content exceed MaxActionSize
+	unclosed   bool     // a """ block that never closed
+	withdrawn  bool     // OnWithdraw already called
 }
 
-// ReasonText returns the human reason of DIALECT.md §2, with the phrase for
+// ReasonText returns the human reason of docs/language.md §2, with the phrase for
 // a reconsidered action (`reconsidered: "actually"`), or "" when executable.
 func (a *Action) ReasonText() string {
 	switch a.Reason {

@@ -3,58 +3,26 @@ package detect
 import (
 	"bytes"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
 
 // Reading one action: its verb, arguments, chain, marker and the opening of
-// its content block (DIALECT.md §3).
+// its content block (docs/language.md §3).
 
 // parseAction reads the action whose sigil is at line[i].
 func (s *Scanner) parseAction(line []byte, i, start int, inline bool) {
-	if !inline {
-		s.kind = kindAction
-	}
 	a := Action{Inline: inline, lineAction: !inline}
 	a.Span = Span{Start: start + i, End: start + len(line), Line: s.line, Col: utf8.RuneCount(line[:i]) + 1}
-
-	ts, te := i+1, wordEnd(line, i+1)
-	if te-ts == 2 && (line[ts]|0x20) == 'd' && (line[ts+1]|0x20) == 'o' {
-		if k := skipBlank(line, te); k > te && k < len(line) {
-			k2 := k
-			if line[k2] == '/' {
-				k2++
-			}
-			if e := wordEnd(line, k2); e > k2 && !pathAfter(line, e) {
-				a.Do = true
-				ts, te = k2, e
-			}
-		}
-	}
-
-	// The verb, extended word by word while a longer phrase is registered.
-	name := norm.NFC.String(string(line[ts:te]))
-	verb, ok := s.vocab.Resolve(name)
-	end := te
-	for cur, curEnd := name, te; s.vocab.Extends(cur); {
-		k := skipBlank(line, curEnd)
-		if k == curEnd {
-			break
-		}
-		e := wordEnd(line, k)
-		if e == k {
-			break
-		}
-		cur = cur + " " + norm.NFC.String(string(line[k:e]))
-		curEnd = e
-		if v, ok2 := s.vocab.Resolve(cur); ok2 {
-			verb, ok, end = v, true, e
-		}
-	}
-	a.Token = cleanText(line[ts:end])
+	ts, end, verb, ok, do := s.readVerb(line, i)
+	a.Token, a.Do = cleanText(line[ts:end]), do
 	if ok {
 		a.Verb = verb
+		if !inline {
+			s.kind = kindAction
+		}
 	}
 
 	rest := line[end:]
@@ -82,6 +50,7 @@ func (s *Scanner) parseAction(line []byte, i, start int, inline bool) {
 	} else if k := fenceInArgs(args); k >= 0 {
 		ch, n, _ := fenceAt(args, k)
 		s.fenceC, s.fenceN = ch, n
+		_, s.fenceInd = skipCols(line, 0, 0)
 		args = args[:k]
 		a.Kind = Fenced
 		next = inFencedBlock
@@ -111,6 +80,108 @@ func (s *Scanner) parseAction(line []byte, i, start int, inline bool) {
 	s.state = next
 	if next == inProse {
 		s.finishAction(s.line)
+	}
+}
+
+// readVerb reads the verb token whose sigil is at line[i]: after an
+// optional /do marker, a word, extended by the following words while a
+// longer registered phrase goes on (longest phrase that resolves wins). It
+// returns the token's bounds, the canonical verb and whether it resolved,
+// and whether the /do marker preceded it.
+func (s *Scanner) readVerb(line []byte, i int) (ts, end int, verb string, ok, do bool) {
+	ts, te := i+1, wordEnd(line, i+1)
+	if te-ts == 2 && (line[ts]|0x20) == 'd' && (line[ts+1]|0x20) == 'o' {
+		if k := skipBlank(line, te); k > te && k < len(line) {
+			k2 := k
+			if line[k2] == '/' {
+				k2++
+			}
+			if e := wordEnd(line, k2); e > k2 && !pathAfter(line, e) {
+				do = true
+				ts, te = k2, e
+			}
+		}
+	}
+	name := norm.NFC.String(string(line[ts:te]))
+	verb, ok = s.vocab.Resolve(name)
+	end = te
+	for cur, curEnd := name, te; s.vocab.Extends(cur); {
+		k := skipBlank(line, curEnd)
+		if k == curEnd {
+			break
+		}
+		e := wordEnd(line, k)
+		if e == k || !tokenEnds(line, e) {
+			break // "/search web.dev", "/search web's": not the phrase "search web"
+		}
+		cur = cur + " " + norm.NFC.String(string(line[k:e]))
+		curEnd = e
+		if v, ok2 := s.vocab.Resolve(cur); ok2 {
+			verb, ok, end = v, true, e
+		}
+	}
+	return ts, end, verb, ok, do
+}
+
+// tokenEnds reports whether the word ending at b[e] ends its
+// whitespace-separated token, but for closing punctuation: a multi-word
+// alias extends only over whole words.
+func tokenEnds(b []byte, e int) bool {
+	if e < len(b) && strings.IndexByte(".,;:!?)]`", b[e]) >= 0 {
+		e++
+	}
+	return e >= len(b) || isSpaceAt(b, e)
+}
+
+// isSpaceAt reports whether a whitespace character starts at b[i].
+func isSpaceAt(b []byte, i int) bool {
+	if c := b[i]; c < utf8.RuneSelf {
+		return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' || c == '\n'
+	}
+	r, _ := utf8.DecodeRune(b[i:])
+	return unicode.IsSpace(r)
+}
+
+// noteHidden reports the first candidate in line[from:to], which is code
+// or a comment, when its verb resolves: it is never executed, and reported
+// with the reason InsideCode or InsideComment. A candidate that does not
+// resolve there is nothing, and the text after a candidate is its
+// arguments, as in prose.
+func (s *Scanner) noteHidden(line []byte, from, to, start int, kind hideKind) {
+	b := line[:to]
+	for k := from; k < len(b); {
+		j := bytes.IndexByte(b[k:], '/')
+		if j < 0 {
+			return
+		}
+		i := k + j
+		k = i + 1
+		if i > from && !boundaryBefore(b, i) && b[i-1] != '`' && !bytes.HasSuffix(b[:i], commentOpen) {
+			continue
+		}
+		if e := wordEnd(b, i+1); e == i+1 || pathAfter(b, e) {
+			continue
+		}
+		ts, end, verb, ok, _ := s.readVerb(b, i)
+		if !ok {
+			return
+		}
+		args := bytes.TrimSpace(b[end:])
+		if kind == asCode {
+			args = bytes.TrimSpace(bytes.TrimRight(args, "`"))
+		} else {
+			args = bytes.TrimSpace(bytes.TrimSuffix(args, []byte("-->")))
+		}
+		s.actions = append(s.actions, Action{
+			Span:   Span{Start: start + i, End: start + to, Line: s.line, Col: utf8.RuneCount(line[:i]) + 1},
+			Token:  cleanText(b[ts:end]),
+			Verb:   verb,
+			Args:   cleanText(args),
+			Inline: i != contentStart(line),
+			where:  kind,
+		})
+		s.markProse() // code and comments are text: nothing before them is trailing
+		return
 	}
 }
 
@@ -229,7 +300,7 @@ func unescape(s string) string {
 }
 
 // cleanText turns untrusted bytes into action text: invalid UTF-8 replaced,
-// NFC-normalised (DIALECT.md §7).
+// NFC-normalised (docs/language.md §7).
 func cleanText(b []byte) string {
 	if !utf8.Valid(b) {
 		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))

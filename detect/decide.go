@@ -1,38 +1,48 @@
 package detect
 
 // Decisions: reconsideration, early execution and the post-completion rules
-// of DIALECT.md §2.
+// of docs/language.md §2.
 
-// checkRecon looks for a reconsideration phrase in prose (outside code
-// spans) when some action is waiting for one.
-func (s *Scanner) checkRecon(prose []byte) {
-	if !s.reconOpen {
+// checkRecon looks for a reconsideration phrase in line[from:to], which is
+// prose (code spans are left out; comments are read), for the actions
+// before actions[upto] that are waiting for one.
+func (s *Scanner) checkRecon(line []byte, from, to, upto int) {
+	if !s.reconOpen || s.reconDone >= upto {
 		return
 	}
 	found := ""
-	from := 0
-	for _, sp := range s.spans {
-		if sp[0] >= len(prose) {
+	for _, h := range s.hid {
+		if h.end <= from || h.kind != asCode {
+			continue
+		}
+		if h.start >= to {
 			break
 		}
-		if found = s.recon.find(prose[from:sp[0]]); found != "" {
-			break
+		if h.start > from {
+			if found = s.recon.find(line[from:h.start]); found != "" {
+				break
+			}
 		}
-		from = sp[1]
+		from = h.end
 	}
-	if found == "" && from < len(prose) {
-		found = s.recon.find(prose[from:])
+	if found == "" && from < to {
+		found = s.recon.find(line[from:to])
 	}
 	if found == "" {
 		return
 	}
-	for i := s.reconDone; i < len(s.actions); i++ {
+	for i := s.reconDone; i < upto; i++ {
 		if a := &s.actions[i]; a.lineAction || a.Do {
 			a.Phrase = found
 		}
 	}
-	s.reconDone = len(s.actions)
+	s.reconDone = upto
 	s.reconOpen = false
+	for i := upto; i < len(s.actions); i++ {
+		if a := &s.actions[i]; a.lineAction || a.Do {
+			s.reconOpen = true
+		}
+	}
 	// A reconsideration inside the window stops early execution; after it,
 	// it withdraws what already ran.
 	keep := s.early[:0]
@@ -85,7 +95,7 @@ func (s *Scanner) withdraw(i int) {
 	}
 }
 
-// decide takes the post-completion decisions of DIALECT.md §2.
+// decide takes the post-completion decisions of docs/language.md §2.
 func (s *Scanner) decide() {
 	cancelAt := -1
 	for i := range s.actions {
@@ -99,6 +109,10 @@ func (s *Scanner) decide() {
 		a := &s.actions[i]
 		a.Executable, a.Reason = false, NoReason
 		switch {
+		case a.where == asCode:
+			a.Reason = InsideCode
+		case a.where == asComment:
+			a.Reason = InsideComment
 		case !a.Trailing && !a.Do:
 			a.Reason = MidMessage
 			if a.Phrase != "" && a.lineAction {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The six examples of DIALECT.md §2, each one whole message.
+// The six examples of docs/language.md §2, each one whole message.
 func TestDialectExamples(t *testing.T) {
 	cases := []struct {
 		name, msg string
@@ -43,19 +43,20 @@ func expect(t *testing.T, msg string, want []string) {
 }
 
 // Every row of the "never actions" table, and near misses that are actions.
+// A resolved verb in code is reported, never executed.
 func TestNeverActions(t *testing.T) {
 	cases := []struct {
 		name, msg string
 		want      []string
 	}{
-		{"fenced backticks", "Example:\n```\n/recall x\n```\n", nil},
-		{"fenced tildes with info", "Example:\n~~~ sh\n/recall x\n~~~\n", nil},
-		{"fence closes only with same char", "Text.\n```\n~~~\n/recall x\n````\n", nil},
-		{"fence closes only when as long", "Text.\n````go\n```\n/recall x\n````\nafter\n", nil},
-		{"indented fence is still a fence", "Text.\n    ```\n    /recall x\n    ```\n", nil},
-		{"unclosed fence runs to the end", "Text.\n```\n/recall x\n", nil},
-		{"inline code", "Use `/recall x` to remember.\n", nil},
-		{"inline code double backticks", "Use ``a ` /recall x`` here.\n", nil},
+		{"fenced backticks", "Example:\n```\n/recall x\n```\n", []string{`recall args="x" (inside code)`}},
+		{"fenced tildes with info", "Example:\n~~~ sh\n/recall x\n~~~\n", []string{`recall args="x" (inside code)`}},
+		{"fence closes only with same char", "Text.\n```\n~~~\n/recall x\n````\n", []string{`recall args="x" (inside code)`}},
+		{"fence closes only when as long", "Text.\n````go\n```\n/recall x\n````\nafter\n", []string{`recall args="x" (inside code)`}},
+		{"indented fence is still a fence", "Text.\n    ```\n    /recall x\n    ```\n", []string{`recall args="x" (inside code)`}},
+		{"unclosed fence runs to the end", "Text.\n```\n/recall x\n", []string{`recall args="x" (inside code)`}},
+		{"inline code", "Use `/recall x` to remember.\n", []string{`recall args="x" inline (inside code)`}},
+		{"inline code double backticks", "Use ``a ` /recall x`` here.\n", []string{`recall args="x" inline (inside code)`}},
 		{"a/b", "a/b and/or 1/2\n", nil},
 		{"url", "see https://x.y/recall now\n", nil},
 		{"path slash", "/usr/bin/env python\n", nil},

@@ -35,7 +35,7 @@ func TestFilter(t *testing.T) {
 		{"inline content shown", "See /recall x:\n```\ncode\n```\n", "See /recall x:\n```\ncode\n```\n"},
 		{"numbers and fractions", "1/2 cup\n10. item\n", "1/2 cup\n10. item\n"},
 		{"blank lines", "\n\n/recall x\n\n", "\n\n\n"},
-		{"unknown verb is an action", "/frob it\nok\n", "ok\n"},
+		{"unknown verb is text", "/frob it\nok\n", "/frob it\nok\n"},
 	}
 	rng := rand.New(rand.NewSource(3))
 	for _, c := range cases {

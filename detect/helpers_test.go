@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// testVocab is DIALECT.md §5's built-in vocabulary plus the custom
+// testVocab is docs/language.md §5's built-in vocabulary plus the custom
 // multi-word aliases of its dialect.toml example.
 func testVocab() *StaticVocabulary {
 	m := map[string]string{}

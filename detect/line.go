@@ -88,67 +88,7 @@ func fenceAt(line []byte, i int) (ch byte, n int, ok bool) {
 	return ch, n, true
 }
 
-// fenceClose reports whether line closes a fence of n ch characters: the
-// same character, at least as many, then only whitespace.
-func fenceClose(line []byte, ch byte, n int) bool {
-	i := skipBlank(line, 0)
-	j := i
-	for j < len(line) && line[j] == ch {
-		j++
-	}
-	return j-i >= n && isBlankLine(line[j:])
-}
-
-// codeSpans appends to dst the [start, end) ranges of line's inline code
-// spans: a backtick run closed by the next run of the same length. An
-// unmatched run is literal text. Spans do not continue across lines. It
-// runs in time linear in the line, using sc for scratch space.
-func codeSpans(line []byte, dst [][2]int, sc *spanScratch) [][2]int {
-	// The backtick runs of the line, and for each the next run of the
-	// same length.
-	sc.runs = sc.runs[:0]
-	for i := bytes.IndexByte(line, '`'); i >= 0; {
-		j := i
-		for j < len(line) && line[j] == '`' {
-			j++
-		}
-		sc.runs = append(sc.runs, [2]int{i, j})
-		k := bytes.IndexByte(line[j:], '`')
-		if k < 0 {
-			break
-		}
-		i = j + k
-	}
-	if len(sc.runs) < 2 {
-		return dst
-	}
-	sc.next = sc.next[:0]
-	for range sc.runs {
-		sc.next = append(sc.next, -1)
-	}
-	if sc.last == nil {
-		sc.last = map[int]int{}
-	}
-	clear(sc.last)
-	for r := len(sc.runs) - 1; r >= 0; r-- {
-		n := sc.runs[r][1] - sc.runs[r][0]
-		if m, ok := sc.last[n]; ok {
-			sc.next[r] = m
-		}
-		sc.last[n] = r
-	}
-	for r := 0; r < len(sc.runs); {
-		if m := sc.next[r]; m >= 0 {
-			dst = append(dst, [2]int{sc.runs[r][0], sc.runs[m][1]})
-			r = m + 1
-		} else {
-			r++ // a literal run
-		}
-	}
-	return dst
-}
-
-// spanScratch is reusable memory for codeSpans.
+// spanScratch is reusable memory for walkInline.
 type spanScratch struct {
 	runs [][2]int    // backtick runs: [start, end)
 	next []int       // index of the next run of the same length, or -1
@@ -234,4 +174,186 @@ func countWords(b []byte) int {
 		in = !sp
 	}
 	return n
+}
+
+// Containers (CommonMark block quotes and list items) around fenced code.
+
+// box is one container a fenced code block was opened in: a block quote,
+// or a list item whose content starts w columns in.
+type box struct {
+	quote bool
+	w     int // a list item's content indentation, in columns
+}
+
+// skipCols skips spaces and tabs from b[i], which is at column col (tabs
+// stop every four columns), and returns the offset and column reached.
+func skipCols(b []byte, i, col int) (int, int) {
+	for i < len(b) {
+		switch b[i] {
+		case ' ':
+			col++
+		case '\t':
+			col += 4 - col%4
+		default:
+			return i, col
+		}
+		i++
+	}
+	return i, col
+}
+
+// listMarker returns the width of a list item marker at b[i] ("-", "*",
+// "+", or up to nine digits and "." or ")") followed by a space or tab, or
+// 0. With first set, an ordered marker must be "1." or "1)": the only one
+// that may interrupt a paragraph.
+func listMarker(b []byte, i int, first bool) int {
+	if i >= len(b) {
+		return 0
+	}
+	n := 0
+	switch c := b[i]; {
+	case c == '-' || c == '*' || c == '+':
+		n = 1
+	case c >= '0' && c <= '9':
+		j := i
+		for j < len(b) && j-i < 9 && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		if j >= len(b) || b[j] != '.' && b[j] != ')' || first && (j-i != 1 || c != '1') {
+			return 0
+		}
+		n = j - i + 1
+	default:
+		return 0
+	}
+	if i+n < len(b) && isBlank(b[i+n]) {
+		return n
+	}
+	return 0
+}
+
+// openFence reports whether line opens a fenced code block, after any
+// containers (quote markers, list markers) and any indentation. It returns
+// the containers (appended to dst[:0]), the fence character and length, and
+// the fence's indentation in columns past the containers.
+func openFence(line []byte, dst []box) (boxes []box, ch byte, n, ind int, ok bool) {
+	boxes = dst[:0]
+	i, col := 0, 0
+	for {
+		j, cj := skipCols(line, i, col)
+		if j < len(line) && line[j] == '>' {
+			boxes = append(boxes, box{quote: true})
+			i, col = j+1, cj+1
+			if i < len(line) && isBlank(line[i]) {
+				i, col = i+1, col+1
+			}
+			continue
+		}
+		if m := listMarker(line, j, false); m > 0 {
+			k, ck := skipCols(line, j+m, cj+m)
+			if k == len(line) {
+				break // an empty item holds no fence
+			}
+			sp := ck - (cj + m)
+			if sp > 4 { // the content starts one column after the marker (and is indented)
+				sp, k, ck = 1, j+m+1, cj+m+1
+			}
+			boxes = append(boxes, box{w: cj - col + m + sp})
+			i, col = k, ck
+			continue
+		}
+		break
+	}
+	j, cj := skipCols(line, i, col)
+	ch, n, ok = fenceAt(line, j)
+	return boxes, ch, n, cj - col, ok
+}
+
+// inBoxes reports whether line continues the containers boxes (a fenced
+// block has no lazy continuation lines) and returns where the text inside
+// them starts.
+func inBoxes(line []byte, boxes []box) (int, bool) {
+	i, col := 0, 0
+	for k, b := range boxes {
+		if b.quote {
+			j, cj := skipCols(line, i, col)
+			if cj-col > 3 || j >= len(line) || line[j] != '>' {
+				return 0, false
+			}
+			i, col = j+1, cj+1
+			if i < len(line) && isBlank(line[i]) {
+				i, col = i+1, col+1
+			}
+			continue
+		}
+		if isBlankLine(line[i:]) {
+			for _, rest := range boxes[k+1:] {
+				if rest.quote {
+					return 0, false // a blank line without ">" ends a quote
+				}
+			}
+			return len(line), true
+		}
+		want := col + b.w
+		for i < len(line) && col < want && isBlank(line[i]) {
+			if line[i] == ' ' {
+				col++
+			} else {
+				col += 4 - col%4
+			}
+			i++
+		}
+		if col < want {
+			return 0, false
+		}
+	}
+	return i, true
+}
+
+// paraEnd reports whether line certainly ends a paragraph it follows, as
+// CommonMark reads it: a blank line (after any quote markers), or a fence
+// opening after at most three columns of indentation, quote markers and at
+// most one list marker that may interrupt a paragraph. Anything else may
+// continue the paragraph, so an inline code span may still close on it.
+func paraEnd(line []byte) bool {
+	i := 0
+	for {
+		j, cj := skipCols(line, i, 0)
+		if cj > 3 || j >= len(line) || line[j] != '>' {
+			break
+		}
+		i = j + 1
+	}
+	if isBlankLine(line[i:]) {
+		return true
+	}
+	j, cj := skipCols(line, i, 0)
+	if cj > 3 {
+		return false
+	}
+	if m := listMarker(line, j, true); m > 0 {
+		k, ck := skipCols(line, j+m, 0)
+		if ck > 4 {
+			return false
+		}
+		j = k
+	}
+	_, _, ok := fenceAt(line, j)
+	return ok
+}
+
+// fenceClosesAt reports whether body closes a fence of n ch characters
+// opened with ind columns of indentation: the same character, at least as
+// many, indented at most three columns more than the opener, then only
+// whitespace.
+func fenceClosesAt(body []byte, ch byte, n, ind int) bool {
+	i, col := skipCols(body, 0, 0)
+	if col > ind+3 {
+		return false
+	}
+	j := i
+	for j < len(body) && body[j] == ch {
+		j++
+	}
+	return j-i >= n && isBlankLine(body[j:])
 }

@@ -15,7 +15,7 @@ const (
 // DefaultOptions and change fields. dialect.toml maps onto these fields.
 type Options struct {
 	// Reconsideration lists the phrases that, found in the prose after an
-	// action, stop it from executing (DIALECT.md §2). Matched
+	// action, stop it from executing (docs/language.md §2). Matched
 	// case-insensitively on word boundaries; a straight apostrophe in a
 	// phrase matches a straight, curly or missing one; a space matches any
 	// run of spaces and tabs.
@@ -28,7 +28,9 @@ type Options struct {
 	// MaxActionSize caps one action's arguments plus content, in bytes
 	// (default 64 KiB). A larger action is reported with reason TooLarge
 	// and its content is truncated to this size, which also bounds the
-	// memory an unterminated block can take.
+	// memory an unterminated block can take. It also bounds the text held
+	// back while a backtick run may open a code span that closes on a later
+	// line; past it the span is taken to be open.
 	MaxActionSize int
 
 	// EarlyExecution turns on streaming early execution: an action with
@@ -54,7 +56,7 @@ type Options struct {
 	OnWithdraw func(a Action)
 }
 
-// defaultReconsideration is the phrase list of DIALECT.md §2.
+// defaultReconsideration is the phrase list of docs/language.md §2.
 var defaultReconsideration = []string{
 	"actually", "wait", "never mind", "nevermind", "scratch that",
 	"ignore that", "don't need", "won't need", "shouldn't", "hold on",
@@ -62,7 +64,7 @@ var defaultReconsideration = []string{
 	"forget that", "disregard", "not necessary", "don't bother",
 }
 
-// DefaultOptions returns the options of DIALECT.md: its reconsideration
+// DefaultOptions returns the options of docs/language.md: its reconsideration
 // phrases, flags "public" and "private", 64 KiB actions, and early
 // execution off with a 50-word window.
 func DefaultOptions() Options {

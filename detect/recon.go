@@ -8,10 +8,18 @@ import (
 
 // unit kinds of a compiled phrase.
 const (
-	uRune  = iota // one rune, compared lower-cased
-	uSpace        // one or more spaces or tabs
-	uApos         // an optional apostrophe: ' ’ ‘ ʼ or nothing
+	uRune  = iota // one rune, compared folded (fold)
+	uSpace        // one or more whitespace characters, no line break
+	uApos         // an optional apostrophe or a look-alike (isApostrophe)
 )
+
+// What a phrase reads through. Emphasis markers (*, _, ~), format
+// characters (soft hyphen, zero-width space and joiners, bidi marks) and
+// variation selectors are transparent: they neither hide a phrase
+// ("_actually_", "act\u00adually") nor make one ("*wait*ress" is not
+// "wait"). A no-break or other Unicode space is a space, an apostrophe
+// look-alike an apostrophe, and fullwidth letters are their ASCII
+// letters.
 
 type unit struct {
 	kind int
@@ -39,14 +47,15 @@ func newPhraseMatcher(list []string) *phraseMatcher {
 		lower := strings.ToLower(strings.TrimSpace(text))
 		for _, r := range lower {
 			switch {
-			case r == ' ' || r == '\t':
+			case isSpaceRune(r):
 				if n := len(p.units); n == 0 || p.units[n-1].kind != uSpace {
 					p.units = append(p.units, unit{kind: uSpace})
 				}
 			case isApostrophe(r):
 				p.units = append(p.units, unit{kind: uApos})
+			case transparent(r):
 			default:
-				p.units = append(p.units, unit{kind: uRune, r: r})
+				p.units = append(p.units, unit{kind: uRune, r: fold(r)})
 			}
 		}
 		if len(p.units) == 0 || p.units[0].kind != uRune {
@@ -67,8 +76,47 @@ func newPhraseMatcher(list []string) *phraseMatcher {
 	return m
 }
 
+// isApostrophe reports whether r is an apostrophe or written as one: ' ’ ‘
+// ʼ ´ ′ ＇ ʹ ‛ ‵ and the backtick.
 func isApostrophe(r rune) bool {
-	return r == '\'' || r == '\u2019' || r == '\u2018' || r == '\u02bc'
+	switch r {
+	case '\'', '\u2019', '\u2018', '\u02bc', '\u00b4', '\u2032', '\uff07', '\u02b9', '\u201b', '\u2035', '`':
+		return true
+	}
+	return false
+}
+
+// transparent reports whether a phrase reads through r (see the unit kinds).
+func transparent(r rune) bool {
+	switch {
+	case r == '*' || r == '_' || r == '~':
+		return true
+	case r < 0xAD:
+		return false
+	}
+	return unicode.Is(unicode.Cf, r) || r >= 0xFE00 && r <= 0xFE0F || r >= 0xE0100 && r <= 0xE01EF
+}
+
+// isSpaceRune reports whether r is whitespace other than a line break.
+func isSpaceRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || r == '\t' || r == '\f' || r == '\v'
+	}
+	return r != '\u2028' && r != '\u2029' && r != '\u0085' && unicode.IsSpace(r)
+}
+
+// fold lower-cases r and maps fullwidth ASCII to ASCII.
+func fold(r rune) rune {
+	if r >= 0xFF01 && r <= 0xFF5E {
+		r -= 0xFEE0
+	}
+	if r < utf8.RuneSelf {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}
+	return unicode.ToLower(r)
 }
 
 func isWordRune(r rune) bool {
@@ -87,8 +135,18 @@ func (m *phraseMatcher) find(b []byte) string {
 			if !m.first[c] {
 				continue
 			}
-		} else if !m.nonASCI {
-			continue
+		} else {
+			if c < 0xC0 {
+				continue // inside a multi-byte rune
+			}
+			r, _ := utf8.DecodeRune(b[i:])
+			if f := fold(r); f < utf8.RuneSelf {
+				if !m.first[f] {
+					continue
+				}
+			} else if !m.nonASCI {
+				continue
+			}
 		}
 		for k := range m.phrases {
 			p := &m.phrases[k]
@@ -96,11 +154,8 @@ func (m *phraseMatcher) find(b []byte) string {
 				continue
 			}
 			if end, ok := p.matchAt(b, i); ok {
-				if p.wordZ && end < len(b) {
-					r, _ := utf8.DecodeRune(b[end:])
-					if isWordRune(r) {
-						continue
-					}
+				if p.wordZ && wordAt(b, end) {
+					continue
 				}
 				return p.text
 			}
@@ -109,26 +164,78 @@ func (m *phraseMatcher) find(b []byte) string {
 	return ""
 }
 
-// wordBefore reports whether the rune ending at b[i] is a word rune.
+// wordBefore reports whether the last rune before b[i] that is not
+// transparent is a word rune.
 func wordBefore(b []byte, i int) bool {
-	c := b[i-1]
-	if c < utf8.RuneSelf {
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	for i > 0 {
+		c := b[i-1]
+		if c < utf8.RuneSelf && c != '*' && c != '_' && c != '~' {
+			return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		}
+		r, n := utf8.DecodeLastRune(b[:i])
+		if !transparent(r) {
+			return isWordRune(r)
+		}
+		i -= n
 	}
-	r, _ := utf8.DecodeLastRune(b[:i])
+	return false
+}
+
+// wordAt reports whether the first rune at or after b[i] that is not
+// transparent is a word rune.
+func wordAt(b []byte, i int) bool {
+	i = skipTransparent(b, i)
+	if i >= len(b) {
+		return false
+	}
+	r, _ := utf8.DecodeRune(b[i:])
 	return isWordRune(r)
 }
 
-// matchAt matches p at b[i:], returning the end offset.
+// skipTransparent returns the offset of the first rune at or after b[i]
+// that is not transparent.
+func skipTransparent(b []byte, i int) int {
+	for i < len(b) {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c != '*' && c != '_' && c != '~' {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if !transparent(r) {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+// matchAt matches p at b[i:], reading through transparent runes between
+// its units, and returns the end offset.
 func (p *phrase) matchAt(b []byte, i int) (int, bool) {
-	for _, u := range p.units {
+	for k, u := range p.units {
+		if k > 0 {
+			i = skipTransparent(b, i)
+		}
 		switch u.kind {
 		case uSpace:
-			j := i
-			for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
-				j++
+			j, space := i, false
+			for j < len(b) {
+				r, n := rune(b[j]), 1
+				if r >= utf8.RuneSelf {
+					r, n = utf8.DecodeRune(b[j:])
+				}
+				if isSpaceRune(r) {
+					space = true
+				} else if !transparent(r) {
+					break
+				}
+				j += n
 			}
-			if j == i {
+			if !space {
 				return 0, false
 			}
 			i = j
@@ -146,7 +253,7 @@ func (p *phrase) matchAt(b []byte, i int) (int, bool) {
 			if r >= utf8.RuneSelf {
 				r, n = utf8.DecodeRune(b[i:])
 			}
-			if r != u.r && unicode.ToLower(r) != u.r {
+			if r != u.r && fold(r) != u.r {
 				return 0, false
 			}
 			i += n

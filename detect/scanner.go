@@ -59,16 +59,38 @@ type Scanner struct {
 	off  int    // message offset of the first byte not yet processed (buf[0] when buf is not empty)
 	line int    // 1-based line number at off
 
-	state  block
-	fenceC byte // fence character of the open fenced block
-	fenceN int  // fence length of the open fenced block
-	cur    int  // index of the action whose content is open, or -1
+	state      block
+	fenceC     byte  // fence character of the open fenced block
+	fenceN     int   // fence length of the open fenced block
+	fenceInd   int   // indentation of its opening fence, in columns past its containers
+	boxes      []box // containers of the open code block (inCode)
+	boxScratch []box // for codeLine
+	cur        int   // index of the action whose content is open, or -1
+
+	// A fence opened inside the open action's quote lines or """ block:
+	// CommonMark reads the lines after it as code (cfN is 0 when none).
+	cfC     byte
+	cfN     int
+	cfInd   int
+	cfBoxes []box
 
 	content []byte      // content of the current action, at most MaxActionSize+1 bytes
-	spans   [][2]int    // inline code spans of the current line
-	scratch spanScratch // for codeSpans
+	hid     []hidden    // code spans and comments of the current line
+	scratch spanScratch // for walkInline
 	kind    lineKind    // kind of the last completed line
 	lastEnd int         // message offset of the end of the last line read, line ending excluded
+
+	// Inline state between lines (inline.go).
+	inComment bool       // an HTML comment is open
+	spanOpen  int        // a code span of this many backticks is open (past the held-text limit)
+	pend      []byte     // lines held while a span may be open, each followed by '\n'
+	pendLines []pendLine // where they are
+	pendHid   []hidden   // their code and comment ranges so far, offsets in pend
+	pendOpen  int        // offset in pend of the backtick run that may open a span
+	pendN     int        // its length; 0 when nothing is held
+
+	track bool       // record marks for the display Filter
+	marks []lineMark // kinds of processed lines that are not prose, in order
 
 	actions    []Action
 	proseAfter int  // actions[:proseAfter] have prose after them
@@ -113,9 +135,12 @@ func (s *Scanner) Reset() {
 	s.closed = false
 	s.buf = s.buf[:0]
 	s.off, s.line = 0, 1
-	s.state, s.cur = inProse, -1
+	s.state, s.cur, s.cfN = inProse, -1, 0
 	s.content = s.content[:0]
 	s.kind = kindProse
+	s.inComment, s.spanOpen, s.pendN = false, 0, 0
+	s.pend, s.pendLines, s.pendHid = s.pend[:0], s.pendLines[:0], s.pendHid[:0]
+	s.marks = s.marks[:0]
 	s.actions = s.actions[:0]
 	s.proseAfter, s.reconDone, s.reconOpen = 0, 0, false
 	s.early, s.fired = s.early[:0], s.fired[:0]
@@ -181,9 +206,11 @@ func (s *Scanner) write(p []byte) (int, error) {
 		}
 		s.buffer(p[:i])
 		s.buf = append(s.buf, '\n')
-		if s.quiet() && bytes.IndexByte(s.buf, '/') < 0 && bytes.IndexByte(s.buf, '`') < 0 && bytes.IndexByte(s.buf, '~') < 0 {
-			// A line with no sigil and no fence character changes nothing:
-			// three vectorised searches settle it without a feed.
+		if s.quiet() && bytes.IndexByte(s.buf, '/') < 0 && bytes.IndexByte(s.buf, '`') < 0 && bytes.IndexByte(s.buf, '~') < 0 &&
+			bytes.Index(s.buf, commentOpen) < 0 {
+			// A line with no sigil, no backtick or tilde and no comment
+			// changes nothing: four vectorised searches settle it without a
+			// feed.
 			s.off += len(s.buf)
 			s.line++
 			s.kind = kindProse
@@ -220,7 +247,7 @@ func indexNL(p []byte) int {
 	return bytes.IndexByte(p, '\n')
 }
 
-// Close ends the message and takes the decisions of DIALECT.md §2.
+// Close ends the message and takes the decisions of docs/language.md §2.
 func (s *Scanner) Close() error {
 	if s.closed {
 		return nil
@@ -228,6 +255,9 @@ func (s *Scanner) Close() error {
 	if len(s.buf) > 0 {
 		s.feed(s.buf, true)
 		s.buf = s.buf[:0]
+	}
+	if s.pendN > 0 {
+		s.resolvePending() // the message ended, and the paragraph with it
 	}
 	s.closed = true
 	if s.cur >= 0 {
@@ -254,18 +284,22 @@ func (s *Scanner) Close() error {
 // quiet reports whether lines without a sigil or fence can be skipped
 // unread: nothing waits on the next prose line.
 func (s *Scanner) quiet() bool {
-	return !s.noSkip && s.state == inProse && !s.reconOpen && s.proseAfter == len(s.actions) && len(s.early) == 0
+	return !s.noSkip && s.state == inProse && !s.reconOpen && s.proseAfter == len(s.actions) && len(s.early) == 0 &&
+		s.pendN == 0 && !s.inComment && s.spanOpen == 0
 }
 
 // feed processes data, which starts at a line start, up to its last
 // complete line (all of it when final is set) and returns how much it took.
 func (s *Scanner) feed(data []byte, final bool) int {
-	pos := 0
-	nextSlash, nextTick, nextTilde := -1, -1, -1 // cached search results, absolute in data
+	// s.line is the number of the line at data[counted]: skipped lines are
+	// counted only when a later line is read.
+	pos, counted := 0, 0
+	nextSlash, nextTick, nextTilde, nextCmt := -1, -1, -1, -1 // cached search results, absolute in data
 	for pos < len(data) {
 		if s.quiet() {
 			// Skip to the line of the next byte that may matter: a sigil
-			// at a boundary before a letter, or a fence at a line start.
+			// at a boundary before a letter, a fence at a line start, a
+			// backtick run that finds no closer on its line, a comment.
 			if nextSlash < pos {
 				nextSlash = indexFrom(data, pos, '/')
 			}
@@ -273,10 +307,14 @@ func (s *Scanner) feed(data []byte, final bool) int {
 				nextSlash = indexFrom(data, nextSlash+1, '/')
 			}
 			if nextTick < pos {
-				nextTick = indexStrFrom(data, pos, "```")
+				nextTick = indexFrom(data, pos, '`')
 			}
-			for nextTick < len(data) && !plausibleFence(data, nextTick) {
-				nextTick = indexStrFrom(data, nextTick+3, "```")
+			for nextTick < len(data) {
+				le := indexFrom(data, nextTick, '\n')
+				if s.ticksMatter(data, nextTick, le, final || le < len(data)) {
+					break
+				}
+				nextTick = indexFrom(data, le, '`')
 			}
 			if nextTilde < pos {
 				nextTilde = indexStrFrom(data, pos, "~~~")
@@ -284,7 +322,18 @@ func (s *Scanner) feed(data []byte, final bool) int {
 			for nextTilde < len(data) && !plausibleFence(data, nextTilde) {
 				nextTilde = indexStrFrom(data, nextTilde+3, "~~~")
 			}
-			h := minHit(nextSlash, nextTick, nextTilde, len(data))
+			if nextCmt < pos {
+				nextCmt = indexStrFrom(data, pos, "<!--")
+			}
+			h := min(nextSlash, nextTick, nextTilde, nextCmt, len(data))
+			if h == len(data) && final {
+				// Nothing left matters, the last line included. Its line
+				// number is never needed: lines are counted only up to a
+				// line that is read.
+				s.off += len(data) - pos
+				s.kind = kindProse
+				return len(data)
+			}
 			ls := pos
 			if h > pos {
 				if k := lastIndexNL(data[pos:h]); k >= 0 {
@@ -292,7 +341,6 @@ func (s *Scanner) feed(data []byte, final bool) int {
 				}
 			}
 			if ls > pos {
-				s.line += bytes.Count(data[pos:ls], []byte{'\n'})
 				s.off += ls - pos
 				s.kind = kindProse
 				pos = ls
@@ -314,18 +362,24 @@ func (s *Scanner) feed(data []byte, final bool) int {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		s.processLine(line, s.off)
+		if counted < pos {
+			s.line += bytes.Count(data[counted:pos], []byte{'\n'})
+		}
+		s.takeLine(line, s.off)
 		s.off += next - pos
 		s.line++
-		pos = next
+		pos, counted = next, next
+	}
+	if counted < pos && !final {
+		s.line += bytes.Count(data[counted:pos], []byte{'\n'})
 	}
 	return pos
 }
 
 // plausibleSigil is a cheap test that a '/' at data[i] (data starting at a
-// line start) may start an action: what precedes it may be a boundary or a
-// line prefix, and what follows may start a word. Anything it rejects,
-// processLine would reject too.
+// line start) may start an action: what precedes it may be a boundary, a
+// line prefix or a code span's backticks, and what follows may start a
+// word. Anything it rejects, processLine would reject too.
 func plausibleSigil(data []byte, i int) bool {
 	if i+1 >= len(data) {
 		return false
@@ -337,19 +391,41 @@ func plausibleSigil(data []byte, i int) bool {
 		return true
 	}
 	switch c := data[i-1]; c {
-	case ' ', '\t', '(', '[', '>', '\n', '\f', '\v':
+	case ' ', '\t', '(', '[', '>', '\n', '\f', '\v', '`':
 		return true
 	default:
 		return c >= utf8.RuneSelf
 	}
 }
 
-// plausibleFence reports whether only blanks precede data[i] on its line.
+// plausibleFence reports whether only a line prefix (indentation, quote
+// markers, list markers) precedes data[i] on its line.
 func plausibleFence(data []byte, i int) bool {
-	for i > 0 && isBlank(data[i-1]) {
+	for i > 0 && isPrefixByte(data[i-1]) {
 		i--
 	}
 	return i == 0 || data[i-1] == '\n'
+}
+
+// ticksMatter reports whether the line holding data[t], its first
+// backtick (the line ends at le), must be read: it may open a fence, or a
+// backtick run on it finds no closer on the line. whole is false when the
+// line may still go on.
+func (s *Scanner) ticksMatter(data []byte, t, le int, whole bool) bool {
+	if !whole || t+2 < le && data[t+1] == '`' && data[t+2] == '`' && plausibleFence(data, t) {
+		return true
+	}
+	// Usually single backticks, which pair up in order.
+	n := 0
+	for i := t; i < le; {
+		if i+1 < le && data[i+1] == '`' {
+			_, open, _, cmt := walkInline(data[t:le], 0, false, s.hid[:0], &s.scratch)
+			return open >= 0 || cmt
+		}
+		n++
+		i = indexFrom(data[:le], i+1, '`')
+	}
+	return n%2 == 1
 }
 
 // lastIndexNL is bytes.LastIndexByte(b, '\n') using the vectorised forward
@@ -380,35 +456,26 @@ func indexStrFrom(b []byte, from int, sep string) int {
 	return len(b)
 }
 
-func minHit(a, b, c, n int) int {
-	m := n
-	if a < m {
-		m = a
-	}
-	if b < m {
-		m = b
-	}
-	if c < m {
-		m = c
-	}
-	return m
-}
-
 // processLine takes one whole line (without its line ending) that starts
-// at message offset start.
+// at message offset start; s.hid holds its code spans and comments.
 func (s *Scanner) processLine(line []byte, start int) {
 	s.kind = kindProse
 	s.lastEnd = start + len(line)
 	switch s.state {
 	case inCode:
-		if fenceClose(line, s.fenceC, s.fenceN) {
-			s.state = inProse
+		if k, ok := inBoxes(line, s.boxes); ok {
+			if fenceClosesAt(line[k:], s.fenceC, s.fenceN, s.fenceInd) {
+				s.state = inProse
+			} else {
+				s.noteHidden(line, k, len(line), start, asCode)
+			}
+			s.countEarly(line)
+			return
 		}
-		s.countEarly(line)
-		return
+		s.state = inProse // its container ended, and the block with it
 	case inFencedBlock:
 		s.markContent()
-		if fenceClose(line, s.fenceC, s.fenceN) {
+		if fenceClosesAt(line, s.fenceC, s.fenceN, s.fenceInd) {
 			s.actions[s.cur].Span.End = start + len(line)
 			s.finishAction(s.line)
 			s.state = inProse
@@ -421,6 +488,8 @@ func (s *Scanner) processLine(line []byte, start int) {
 		s.markContent()
 		if k := bytes.Index(line, []byte(`"""`)); k >= 0 {
 			body := line[:k]
+			s.mentionText(line, 0, k)
+			cf := s.cfN > 0
 			if len(bytes.TrimSpace(body)) > 0 {
 				s.addContent(body, false)
 			} else if n := len(s.content); n > 0 && s.content[n-1] == '\n' {
@@ -430,7 +499,16 @@ func (s *Scanner) processLine(line []byte, start int) {
 			s.actions[s.cur].Span.End = start + len(line)
 			s.finishAction(s.line)
 			s.state = inProse
+			if cf {
+				// The block ended inside a fence it opened: what follows is
+				// code until that fence closes, as CommonMark shows it.
+				s.state, s.fenceC, s.fenceN, s.fenceInd = inCode, s.cfC, s.cfN, s.cfInd
+				s.boxes = append(s.boxes[:0], s.cfBoxes...)
+				s.cfN = 0
+			}
 		} else {
+			s.mentionText(line, 0, len(line))
+			s.contentFence(line)
 			s.addContent(line, true)
 		}
 		s.countEarly(line)
@@ -439,6 +517,7 @@ func (s *Scanner) processLine(line []byte, start int) {
 		if ch, n, ok := fenceOpen(line); ok {
 			s.markContent()
 			s.state, s.fenceC, s.fenceN = inFencedBlock, ch, n
+			_, s.fenceInd = skipCols(line, 0, 0)
 			s.actions[s.cur].Kind = Fenced
 			s.countEarly(line)
 			return
@@ -453,6 +532,8 @@ func (s *Scanner) processLine(line []byte, start int) {
 			} else {
 				s.content = append(s.content, '\n')
 			}
+			s.mentionText(line, len(line)-len(body), len(line))
+			s.contentFence(body)
 			s.addContent(body, false)
 			a.Span.End = start + len(line)
 			s.state = inQuoteContent
@@ -460,42 +541,66 @@ func (s *Scanner) processLine(line []byte, start int) {
 			return
 		}
 		s.finishAction(s.line - 1)
-		s.state = inProse
+		s.state, s.cfN = inProse, 0 // the quote ended, and any fence in it
 	}
 
 	// Prose: a code fence, a line with an action, or plain text.
-	if ch, n, ok := fenceOpen(line); ok {
-		s.state, s.fenceC, s.fenceN = inCode, ch, n
-		s.markProse()
-		s.countEarly(line)
-		return
+	if !s.startsHidden() {
+		if boxes, ch, n, ind, ok := openFence(line, s.boxes); ok {
+			s.boxes = boxes
+			s.state, s.fenceC, s.fenceN, s.fenceInd = inCode, ch, n, ind
+			s.markProse()
+			s.countEarly(line)
+			return
+		}
 	}
-	s.spans = s.spans[:0]
-	if bytes.IndexByte(line, '`') >= 0 {
-		s.spans = codeSpans(line, s.spans, &s.scratch)
+	i, cs := s.findSigil(line)
+	to := len(line)
+	if i >= 0 {
+		to = i
 	}
-	if i, cs := s.findSigil(line); i >= 0 {
+	for _, h := range s.hid {
+		if h.start < to {
+			s.noteHidden(line, h.start, min(h.end, to), start, h.kind)
+		}
+	}
+	if i >= 0 {
 		inline := i != cs
 		if inline {
 			s.markProse()
-			s.checkRecon(line[:i])
 		}
+		n := len(s.actions)
 		s.parseAction(line, i, start, inline)
+		switch a := &s.actions[n]; {
+		case inline && !a.Do || a.Verb == "":
+			s.checkRecon(line, 0, len(line), n) // a mention: its text is prose
+		case inline:
+			s.checkRecon(line, 0, i, n)
+		}
 		s.countEarly(line)
 		return
 	}
 	if !isBlankLine(line) {
 		s.markProse()
-		s.checkRecon(line)
+		s.checkRecon(line, 0, len(line), len(s.actions))
 	}
 	s.countEarly(line)
+}
+
+// mentionText reads line[from:to], part of the content of the open action,
+// as prose for the actions before it when that action is a mere mention
+// (inline without /do, or a verb that did not resolve).
+func (s *Scanner) mentionText(line []byte, from, to int) {
+	if a := &s.actions[s.cur]; s.cfN == 0 && (a.Inline && !a.Do || a.Verb == "") {
+		s.checkRecon(line, from, to, s.cur)
+	}
 }
 
 // findSigil returns the offset of the first action sigil on line (or -1)
 // and the line's content start.
 func (s *Scanner) findSigil(line []byte) (int, int) {
 	cs := -1
-	si := 0 // spans before si end before the current sigil
+	si := 0 // hidden ranges before si end before the current sigil
 	for from := 0; from < len(line); {
 		k := bytes.IndexByte(line[from:], '/')
 		if k < 0 {
@@ -513,11 +618,11 @@ func (s *Scanner) findSigil(line []byte) (int, int) {
 		if e == i+1 || pathAfter(line, e) {
 			continue
 		}
-		for si < len(s.spans) && s.spans[si][1] <= i {
+		for si < len(s.hid) && s.hid[si].end <= i {
 			si++
 		}
-		if si < len(s.spans) && s.spans[si][0] <= i {
-			continue // inside inline code
+		if si < len(s.hid) && s.hid[si].start <= i {
+			continue // inside inline code or a comment
 		}
 		return i, cs
 	}
@@ -530,7 +635,7 @@ func (s *Scanner) markProse() { s.proseAfter = len(s.actions) }
 
 // markContent classifies the current line as content of the open action.
 func (s *Scanner) markContent() {
-	if s.cur >= 0 && s.actions[s.cur].lineAction {
+	if s.cur >= 0 && s.actions[s.cur].lineAction && s.actions[s.cur].Verb != "" {
 		s.kind = kindContent
 	}
 }
@@ -544,7 +649,7 @@ func (s *Scanner) quoteContent(line []byte) ([]byte, bool) {
 		return nil, false
 	}
 	cs := contentStart(line)
-	if cs < len(line) && line[cs] == '/' {
+	if s.cfN == 0 && cs < len(line) && line[cs] == '/' { // inside a fence it is code: content
 		if e := wordEnd(line, cs+1); e > cs+1 && !pathAfter(line, e) {
 			return nil, false
 		}
@@ -554,6 +659,23 @@ func (s *Scanner) quoteContent(line []byte) ([]byte, bool) {
 		i++
 	}
 	return line[i:], true
+}
+
+// contentFence follows CommonMark fences in a line of the open action's
+// quote lines or """ block (body is the text inside the quote markers).
+func (s *Scanner) contentFence(body []byte) {
+	if s.cfN > 0 {
+		k, ok := inBoxes(body, s.cfBoxes)
+		if !ok || fenceClosesAt(body[k:], s.cfC, s.cfN, s.cfInd) {
+			s.cfN = 0
+		}
+		return
+	}
+	var ok bool
+	var n int
+	if s.cfBoxes, s.cfC, n, s.cfInd, ok = openFence(body, s.cfBoxes); ok {
+		s.cfN = n
+	}
 }
 
 // addContent appends text (and a newline when nl) to the open content,

@@ -46,26 +46,63 @@ func (e *CommandError) Error() string {
 	return msg
 }
 
-// expandArgv replaces {name} placeholders inside each argv element by
-// vars[name]. A value stays one argument whatever it contains: there is no
-// shell to split or interpret it. NUL bytes, which no argument can carry,
-// are dropped from values.
-func expandArgv(argv []string, vars map[string]string) []string {
-	for k, v := range vars {
-		if strings.ContainsRune(v, 0) {
-			vars[k] = strings.ReplaceAll(v, "\x00", "")
-		}
-	}
+// expandArgv fills the {name} placeholders of a command template with
+// vars, in one pass over each element of the template: a substituted
+// value is never read again as a template, so "{target}" inside a message
+// reaches the program as those eight characters. A value stays one
+// argument whatever it contains (there is no shell to split it); NUL
+// bytes, which no argument can carry, are dropped. A placeholder vars
+// does not fill is MISSING_ARG and nothing runs. With refuseDash, a value
+// that starts with '-' is refused (MALFORMED_SYNTAX) so that it cannot be
+// read as an option; without it, it reaches the program as written, and
+// a template can put "--" before its placeholders for programs that end
+// their options there.
+func expandArgv(argv []string, vars map[string]string, refuseDash bool) ([]string, error) {
 	out := make([]string, len(argv))
 	for i, a := range argv {
-		if strings.Contains(a, "{") {
-			for k, v := range vars {
-				a = strings.ReplaceAll(a, "{"+k+"}", v)
+		var b strings.Builder
+		for {
+			open := strings.IndexByte(a, '{')
+			if open < 0 {
+				b.WriteString(a)
+				break
 			}
+			end := strings.IndexByte(a[open:], '}')
+			name := ""
+			if end > 0 {
+				name = a[open+1 : open+end]
+			}
+			if !placeholderName(name) {
+				b.WriteString(a[:open+1]) // a brace that is not a placeholder is text
+				a = a[open+1:]
+				continue
+			}
+			v, ok := vars[name]
+			if !ok {
+				return nil, codes.Errorf(codes.MissingArg, "the command needs {%s}, and the action gives no %s", name, name)
+			}
+			v = strings.ReplaceAll(v, "\x00", "")
+			if refuseDash && strings.HasPrefix(v, "-") {
+				return nil, codes.Errorf(codes.MalformedSyntax, "{%s} starts with '-' (%.20q), which this command does not accept: it could be read as an option", name, v)
+			}
+			b.WriteString(a[:open])
+			b.WriteString(v)
+			a = a[open+end+1:]
 		}
-		out[i] = a
+		out[i] = b.String()
 	}
-	return out
+	return out, nil
+}
+
+// placeholderName reports whether s is a placeholder's name: a letter or
+// '_', then letters, digits or '_'.
+func placeholderName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // run starts the command with stdin and returns its standard output,

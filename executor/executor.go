@@ -225,6 +225,19 @@ func (c Config) check() error {
 			return configErr(key, "must not be negative")
 		}
 	}
+	for name, t := range c.Send.Targets {
+		if err := checkTemplate("send.targets."+name, t.Command, t.DashValues, "domain", "target", "via", "content"); err != nil {
+			return err
+		}
+	}
+	if err := checkTemplate("web", c.Web.Command, "", "query"); err != nil {
+		return err
+	}
+	for name, t := range c.Tools {
+		if err := checkTemplate("tools."+name, nil, t.DashValues); err != nil {
+			return err
+		}
+	}
 	for name := range c.Tools {
 		if !validToolName(name) {
 			return configErr("tools."+name, "a tool name is a letter, then letters, digits, '_' or '-'")
@@ -247,4 +260,26 @@ func validToolName(s string) bool {
 // calculates or converts never pays for compiling the calculator's.
 func lazyRE(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// checkTemplate checks a command template's placeholders against the
+// names it may use (none given: any name, filled from the action's
+// arguments) and its dash_values setting.
+func checkTemplate(key string, argv []string, dash string, names ...string) error {
+	switch dash {
+	case "", "allow", "refuse":
+	default:
+		return configErr(key+".dash_values", "%q is not allow or refuse", dash)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	vars := map[string]string{}
+	for _, n := range names {
+		vars[n] = ""
+	}
+	if _, err := expandArgv(argv, vars, false); err != nil {
+		return configErr(key+".command", "%s; it may use %s", strings.TrimPrefix(err.Error(), "the command needs "), "{"+strings.Join(names, "}, {")+"}")
+	}
+	return nil
 }

@@ -45,7 +45,7 @@ func orInt[T int | int64](v, def T) T {
 	return def
 }
 
-// Clean makes text safe to print on a terminal (DIALECT.md §7): invalid
+// Clean makes text safe to print on a terminal (docs/language.md §7): invalid
 // UTF-8 becomes U+FFFD; ANSI escape sequences (CSI, OSC, and the like) are
 // removed whole; other C0 and C1 control characters, DEL, and the Unicode
 // bidirectional overrides are dropped. Newlines and tabs stay; "\r\n"

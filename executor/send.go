@@ -35,8 +35,12 @@ type TargetConfig struct {
 	Body string `toml:"body"`
 	// Command is the argv of a "command" target; it receives the intent
 	// JSON on stdin. {domain}, {target}, {via} and {content} inside an
-	// element are replaced, each staying one argument.
+	// element are replaced in one pass, each staying one argument.
 	Command []string `toml:"command"`
+	// DashValues says what a substituted value that starts with '-' does:
+	// "allow" (the default) passes it as written, "refuse" fails the
+	// delivery so that no value can be read as an option.
+	DashValues string `toml:"dash_values"`
 	// Env names environment variables passed to the command besides PATH,
 	// HOME, LANG, LC_ALL, TZ and TMPDIR.
 	Env []string `toml:"env"`
@@ -190,8 +194,11 @@ func (s *Sender) SendTo(ctx context.Context, name string, in intent.Send) (Resul
 		data.Response, data.Status, err = spec.do(ctx, s.client, t.URL, body)
 	case "command":
 		spec := commandSpec{env: t.Env, timeout: t.Timeout.or(10 * time.Second), maxOutput: orInt(t.MaxOutput, 8<<10)}
-		argv := expandArgv(t.Command, map[string]string{"domain": in.Domain, "target": in.Target, "via": in.Via, "content": in.Content})
-		data.Response, err = spec.run(ctx, argv, payload)
+		var argv []string
+		argv, err = expandArgv(t.Command, map[string]string{"domain": in.Domain, "target": in.Target, "via": in.Via, "content": in.Content}, t.DashValues == "refuse")
+		if err == nil {
+			data.Response, err = spec.run(ctx, argv, payload)
+		}
 	}
 	if err != nil {
 		return Result{}, wrapSend(name, err)

@@ -33,7 +33,7 @@ func TestSendCommandNoInjection(t *testing.T) {
 		`'single' "double" \back`,
 		"| touch " + pwned,
 		"&& touch " + pwned,
-		"$HOME ${PATH} *",
+		"$HOME $PATH *",
 		"{content}",
 		"to={target}",
 	}

@@ -17,8 +17,13 @@ import (
 type ToolConfig struct {
 	// Command is the argv to run; the intent JSON arrives on stdin. {verb}
 	// and {name} for every captured argument are replaced inside
-	// elements, each staying one argument.
+	// elements, in one pass, each staying one argument; a placeholder the
+	// action does not fill is MISSING_ARG and nothing runs.
 	Command []string `toml:"command"`
+	// DashValues says what a substituted value that starts with '-' does:
+	// "allow" (the default) passes it as written, "refuse" fails the
+	// action so that no value can be read as an option.
+	DashValues string `toml:"dash_values"`
 	// URL receives the intent JSON as a POST. Exactly one of Command and
 	// URL is set.
 	URL string `toml:"url"`
@@ -89,12 +94,16 @@ func (t *Tools) Run(ctx context.Context, in intent.Custom) (Result, error) {
 		spec := httpSpec{headers: tool.Headers, timeout: timeout, maxOutput: maxOut}
 		data.Output, data.Status, err = spec.do(ctx, t.client, tool.URL, payload)
 	} else {
-		vars := map[string]string{"verb": in.Verb}
+		vars := map[string]string{}
 		for k, v := range in.Args {
 			vars[k] = fmt.Sprint(v)
 		}
-		spec := commandSpec{env: tool.Env, timeout: timeout, maxOutput: maxOut}
-		data.Output, err = spec.run(ctx, expandArgv(tool.Command, vars), payload)
+		vars["verb"] = in.Verb // the runtime's, not an argument's
+		var argv []string
+		if argv, err = expandArgv(tool.Command, vars, tool.DashValues == "refuse"); err == nil {
+			spec := commandSpec{env: tool.Env, timeout: timeout, maxOutput: maxOut}
+			data.Output, err = spec.run(ctx, argv, payload)
+		}
 	}
 	if err != nil {
 		if e, ok := err.(*codes.Error); ok {

@@ -114,7 +114,10 @@ func (w *Web) Search(ctx context.Context, in intent.Web) (Result, error) {
 		}
 		out, _, err = httpSpec{headers: w.o.Headers, timeout: timeout, maxOutput: w.o.MaxBytes}.do(ctx, w.client, u, body)
 	case len(w.o.Command) > 0:
-		argv := expandArgv(w.o.Command, map[string]string{"query": q})
+		argv, err := expandArgv(w.o.Command, map[string]string{"query": q}, false)
+		if err != nil {
+			return Result{}, err
+		}
 		var stdin []byte
 		if !strings.Contains(strings.Join(w.o.Command, "\x00"), "{query}") {
 			stdin, _ = json.Marshal(map[string]string{"query": q})

@@ -1,5 +1,5 @@
 // Package failures owns the failure log of the Pattern Dialect: every action
-// in an executable position that could not run (DIALECT.md §6) becomes a row
+// in an executable position that could not run (docs/language.md §6) becomes a row
 // in SQLite, with its raw text, agent, model, session, time, failure code and
 // typed details, the matcher's candidates and a context hint (the sentence
 // before the action). It also counts successful actions per model and day,

@@ -91,7 +91,7 @@ func osaDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// ValidAlias reports whether s can be a verb alias of DIALECT.md §1: one or
+// ValidAlias reports whether s can be a verb alias of docs/language.md §1: one or
 // more words separated by single spaces, each a letter followed by letters,
 // digits, '_' or '-'.
 func ValidAlias(s string) bool {

@@ -1,4 +1,4 @@
-// Package fuzzy owns verb resolution (DIALECT.md §4): it turns the verb token
+// Package fuzzy owns verb resolution (docs/language.md §4): it turns the verb token
 // a model wrote ("/serch", "/searching", "/Recall", "/retrieve") into one of
 // the vocabulary's canonical verbs, naming the tier that found it, or into a
 // typed failure (UNKNOWN_VERB, AMBIGUOUS_VERB, MIXED_SCRIPT) with up to three

@@ -10,7 +10,7 @@ import (
 
 // FuzzResolve checks that no token panics, that every result is either a
 // verb or a failure code, and that strict verbs resolve only through tiers
-// 1–2 (DIALECT.md §4).
+// 1–2 (docs/language.md §4).
 func FuzzResolve(f *testing.F) {
 	for _, s := range []string{
 		"search", "Search", "serch", "searching", "aprove", "approved", "APPROVE", "allow",

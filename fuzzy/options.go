@@ -10,7 +10,7 @@ type Allowance struct {
 }
 
 // Options configure a Resolver. The zero value of every field means its
-// documented default, so Options{} is the configuration of DIALECT.md §4.
+// documented default, so Options{} is the configuration of docs/language.md §4.
 type Options struct {
 	// Loose and Normal are the edit allowances per strictness. Defaults:
 	// loose {2, 3}, normal {1, 2}. A token within the Normal allowance of a

@@ -350,7 +350,7 @@ func (r *Resolver) slow(token string) Result {
 		}
 	}
 
-	// A near miss of a strict verb stops here (DIALECT.md §4).
+	// A near miss of a strict verb stops here (docs/language.md §4).
 	if res, ok := r.strictNearMiss(token, forms); ok {
 		return res
 	}

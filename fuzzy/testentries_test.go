@@ -1,6 +1,6 @@
 package fuzzy
 
-// testEntries is the built-in vocabulary of DIALECT.md §5 (fuzzy must not
+// testEntries is the built-in vocabulary of docs/language.md §5 (fuzzy must not
 // import package verbs).
 func testEntries() []Entry {
 	return []Entry{

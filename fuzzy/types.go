@@ -40,7 +40,7 @@ type Entry struct {
 	Verb       string     // canonical verb; it is also a name
 	Names      []string   // aliases, possibly several words ("search web")
 	Strictness Strictness // how forgiving resolution may be
-	// Priority settles a name claimed by several verbs (DIALECT.md §5):
+	// Priority settles a name claimed by several verbs (docs/language.md §5):
 	// on a tie in tiers 1–3 the higher priority wins; equal priorities
 	// give AMBIGUOUS_VERB.
 	Priority int

@@ -2,10 +2,13 @@ package grammarbridge
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pattern-dialect/dialect/internal/stress"
 )
 
 // BenchmarkMatch matches each grammar's reference inputs, one input per
@@ -88,5 +91,32 @@ func BenchmarkCompile(b *testing.B) {
 		if _, err := CompileString("discord.agr", string(src), Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkWorkLimit matches the pattern (stress.WildcardGrammar)
+// against "a a a ..." of 8 to 64 KiB: every size runs into the default
+// work limit, so ns/op should stay flat as the input grows, each step
+// costing about the same.
+func BenchmarkWorkLimit(b *testing.B) {
+	g, err := CompileString("w.agr", stress.WildcardGrammar, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, kib := range []int{8, 16, 32, 64} {
+		in := stress.WildcardInput(kib << 10)
+		b.Run(fmt.Sprintf("KiB=%d", kib), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			cpu0, ok := processCPU()
+			for b.Loop() {
+				if _, err := g.Match(in); !errors.Is(err, ErrWorkLimit) {
+					b.Fatal(err)
+				}
+			}
+			if cpu1, ok1 := processCPU(); ok && ok1 {
+				b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			}
+		})
 	}
 }

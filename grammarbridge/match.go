@@ -1,6 +1,7 @@
 package grammarbridge
 
 import (
+	"context"
 	le "encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -36,12 +37,27 @@ type Match struct {
 // No match is an empty list and a nil error; an input that needs more work
 // than the limit fails with an error matching ErrWorkLimit.
 func (g *Grammar) Match(input string) ([]Match, error) {
+	return g.match(nil, input)
+}
+
+// MatchContext is Match that gives up when ctx is done, with an error that
+// wraps ctx.Err(). The work limit bounds a match already (DefaultWorkLimit
+// steps take a fraction of a second); the context is for callers with a
+// deadline of their own. The matcher looks at ctx every few thousand
+// steps, and not at all when ctx can never be done (nil, Background).
+func (g *Grammar) MatchContext(ctx context.Context, input string) ([]Match, error) {
+	return g.match(ctx, input)
+}
+
+// match is Match, watching ctx unless it is nil.
+func (g *Grammar) match(ctx context.Context, input string) ([]Match, error) {
 	if g.cannotStart(input) {
 		// Most inputs a grammar is not for fail here, before the matcher
 		// is set up and the input lower-cased (about 400 instructions).
 		return []Match{}, nil
 	}
 	m := g.newMatcher(input, false)
+	m.watch(ctx)
 	m.run()
 	// No defer (it costs more than the rest of a short match's set-up): a
 	// panic only loses the matcher.
@@ -109,9 +125,20 @@ func (g *Grammar) cannotStart(input string) bool {
 // is a *NoMatchError (matching ErrNoMatch) that says what the grammar would
 // have accepted at the furthest point reached.
 func (g *Grammar) Best(input string) (Match, error) {
+	return g.best(nil, input)
+}
+
+// BestContext is Best that gives up when ctx is done (see MatchContext).
+func (g *Grammar) BestContext(ctx context.Context, input string) (Match, error) {
+	return g.best(ctx, input)
+}
+
+// best is Best, watching ctx unless it is nil.
+func (g *Grammar) best(ctx context.Context, input string) (Match, error) {
 	if !g.cannotStart(input) {
 		m := g.newMatcher(input, false)
 		m.bestOnly = true
+		m.watch(ctx)
 		m.run()
 		if err := m.err; err != nil {
 			g.release(m)
@@ -125,15 +152,21 @@ func (g *Grammar) Best(input string) (Match, error) {
 		}
 		g.release(m)
 	}
-	return Match{}, g.Explain(input)
+	return Match{}, g.explain(ctx, input)
 }
 
 // Explain matches input while recording, at the furthest input position any
 // alternative reached, what it expected there. It returns a *NoMatchError,
 // or nil when input matches.
 func (g *Grammar) Explain(input string) error {
+	return g.explain(nil, input)
+}
+
+// explain is Explain, watching ctx unless it is nil.
+func (g *Grammar) explain(ctx context.Context, input string) error {
 	m := g.newMatcher(input, true)
 	defer g.release(m)
+	m.watch(ctx)
 	m.run()
 	if m.err != nil {
 		return m.err
@@ -228,8 +261,12 @@ type matcher struct {
 	tbuf  []event // the trail: tbuf[:tn]; kept by length so that pushing and
 	tn    int     // truncating write no pointer (no GC write barrier)
 	work  int
-	limit int
+	limit int // the work at which stopWork is called: workLimit, or the next look at ctx
 	err   error
+	// workLimit is the most work allowed; ctx, when it can be done, is
+	// looked at every ctxEvery steps (see watch).
+	workLimit int
+	ctx       context.Context
 
 	results []result
 	// bestOnly keeps only the best result (Best): record keeps no
@@ -316,7 +353,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 	if cap(m.tbuf)-len(m.tbuf) < eventPad { // a new matcher (or a trail a test set): room for copyEvents
 		m.tbuf = make([]event, 32, 32+eventPad)
 	}
-	m.g, m.in, m.limit, m.track = g, input, limit, track
+	m.g, m.in, m.limit, m.workLimit, m.ctx, m.track = g, input, limit, limit, nil, track
 	m.inEnd = len(input)
 	if track || g.opts.naive {
 		m.inEnd = math.MaxInt32
@@ -365,7 +402,7 @@ func (g *Grammar) newMatcher(input string, track bool) *matcher {
 
 // release returns a matcher to the grammar's pool.
 func (g *Grammar) release(m *matcher) {
-	m.in = ""
+	m.in, m.ctx = "", nil
 	clear(m.vals)
 	m.vals = m.vals[:0]
 	m.clearStrCache() // drop references to the input
@@ -434,13 +471,41 @@ func (m *matcher) run() {
 	m.tryAlts(m.g.start, -1, top, 0, noWild, ch, known, 0)
 }
 
-// stopWork stops the match: the work passed the limit. The limit is then
-// below any work, so that one test stops every later step.
-func (m *matcher) stopWork() {
+// watch makes the match look at ctx every ctxEvery steps, unless ctx can
+// never be done. The looks cost nothing on the way: m.limit is set to the
+// work of the next look, which the test of every step against the limit
+// catches (stopWork).
+func (m *matcher) watch(ctx context.Context) {
+	if ctx == nil || ctx.Done() == nil {
+		return
+	}
+	m.ctx = ctx
+	m.limit = min(m.workLimit, m.work+ctxEvery)
+}
+
+// ctxEvery is how many steps pass between two looks at the context: a
+// step takes about a hundred nanoseconds at most, so a done context is
+// seen within a millisecond.
+const ctxEvery = 1 << 12
+
+// stopWork is called when the work passes m.limit: it reports whether the
+// match stops, because the work passed the work limit or ctx is done, or
+// goes on to the next look at ctx. Once stopped the limit is below any
+// work, so that one test stops every later step.
+func (m *matcher) stopWork() bool {
+	if m.err == nil && m.work <= m.workLimit && m.ctx != nil {
+		err := m.ctx.Err()
+		if err == nil {
+			m.limit = min(m.workLimit, m.work+ctxEvery)
+			return false
+		}
+		m.err = fmt.Errorf("grammar match: %w", err)
+	}
 	if m.err == nil {
-		m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.limit, ErrWorkLimit)
+		m.err = fmt.Errorf("grammar match: more than %d steps: %w", m.workLimit, ErrWorkLimit)
 	}
 	m.limit = math.MinInt
+	return true
 }
 
 // step matches part i of alternative a at pos, then everything after it.
@@ -453,8 +518,7 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 	for {
 		// After an error the limit is below any work: one test stops both.
 		m.work++
-		if m.work > m.limit {
-			m.stopWork()
+		if m.work > m.limit && m.stopWork() {
 			return
 		}
 		if i == len(a.parts) {
@@ -514,11 +578,9 @@ func (m *matcher) step(c int32, a *calt, i int, pos int, w wild) {
 				m.push(event{kind: evWild, slot: int32(p.slot)})
 				if i+1 < len(a.parts) {
 					m.step(c, a, i+1, pos, wild{start: pos, ev: n})
-				} else if m.work++; m.work <= m.limit {
+				} else if m.work++; m.work <= m.limit || !m.stopWork() {
 					// The last part: its step would only finish a.
 					m.finishAlt(c, a, pos, wild{start: pos, ev: n})
-				} else {
-					m.stopWork()
 				}
 				m.tn = n
 			}

@@ -84,7 +84,11 @@ func (m *matcher) nextCandidate(p *cpart, from int) int {
 	id := int(tok.search)
 	if uint(id) < uint(len(o.slots)) && o.slots[id].gen == o.gen {
 		s := &o.slots[id]
-		for i := s.lo; i < s.hi; i++ {
+		lo, hi := s.lo, s.hi
+		if hi-lo > occLinear {
+			lo = o.search(lo, hi, from)
+		}
+		for i := lo; i < hi; i++ {
 			if t := int(o.pos[i]); t >= from {
 				return t
 			}

@@ -530,8 +530,7 @@ func (m *matcher) simpleRule(d int, r *crule, pos int, f simpleFrame) {
 // (m.sStack[d-1]), or, at depth 0, lists the end.
 func (m *matcher) simpleParts(d int, a *calt, i, pos int) {
 	m.work++
-	if m.work > m.limit {
-		m.stopWork()
+	if m.work > m.limit && m.stopWork() {
 		return
 	}
 	for ; i < len(a.parts); i++ {

@@ -215,9 +215,8 @@ func (m *matcher) replay(s *succSlot, w wild) {
 			}
 		}
 		m.tn = n
-		if m.work > m.limit {
+		if m.work > m.limit && m.stopWork() {
 			tf.resume = 0
-			m.stopWork()
 			return
 		}
 	}

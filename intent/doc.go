@@ -1,5 +1,5 @@
 // Package intent holds the typed meaning of an action: what a resolved verb
-// and its parsed arguments ask the runtime to do (DIALECT.md §5).
+// and its parsed arguments ask the runtime to do (docs/language.md §5).
 //
 // An Intent is a plain value. It encodes to JSON with a "kind" field (and an
 // "op" field where the kind has several operations) so that results, the

@@ -116,7 +116,7 @@ func (r TimeRange) IsZero() bool { return r.OlderThan == 0 && r.NewerThan == 0 }
 // RefKind is what a reference points at.
 type RefKind string
 
-// The references of DIALECT.md §3.
+// The references of docs/language.md §3.
 const (
 	RefLast        RefKind = "last"         // @last: the previous action's result
 	RefLastMessage RefKind = "last.message" // @last.message: the previous message

@@ -12,7 +12,7 @@ type Intent interface {
 	// "custom".
 	Kind() string
 	// ReadOnly reports whether carrying out the intent leaves every store
-	// and every outside party untouched (DIALECT.md §2: recall read or
+	// and every outside party untouched (docs/language.md §2: recall read or
 	// search, search, calc).
 	ReadOnly() bool
 }
@@ -91,7 +91,7 @@ type Search struct {
 	Refs    []Ref     `json:"refs,omitempty"`
 }
 
-// The search domains of DIALECT.md §5.
+// The search domains of docs/language.md §5.
 const (
 	DomainArchival      = "archival"
 	DomainConversations = "conversations"
@@ -202,8 +202,15 @@ type Custom struct {
 	Target          *Target        `json:"target,omitempty"`
 	// ReadOnlyHint is set for a verb whose definition says it changes
 	// nothing (a Go verb, an MCP tool annotated read-only).
-	ReadOnlyHint bool   `json:"read_only,omitempty"`
-	Inner        Intent `json:"-"`
+	ReadOnlyHint bool `json:"read_only,omitempty"`
+	// Tool is the MCP tool the call runs, for a verb that is an MCP server
+	// (Verb and MapsTo are then the server's name); "" otherwise.
+	Tool string `json:"tool,omitempty"`
+	// Destructive is set for an MCP tool that is not read-only and may
+	// destroy or overwrite: its destructiveHint is true or absent (MCP's
+	// default). The approval gate reads it.
+	Destructive bool   `json:"destructive,omitempty"`
+	Inner       Intent `json:"-"`
 }
 
 // Target is a delivery target named in configuration.

@@ -50,6 +50,7 @@ type Completion struct {
 	Meta     dialect.Meta     `json:"meta"`
 	Path     string           `json:"path"`     // the request's URL path
 	Streamed bool             `json:"streamed"` // the response was an SSE stream
+	Turn     int              `json:"turn"`     // the model turn, from 1 (Loop)
 	Text     string           `json:"text"`     // the assistant's message, choice 0
 	Results  []dialect.Result `json:"results"`
 	// Err is nil when the message was complete and its actions ran. It is
@@ -110,6 +111,9 @@ type options struct {
 	maxBody      int64        // largest non-streaming body read
 	maxEvent     int          // largest SSE event held
 	maxHeader    int          // largest HeaderResults value
+	loop         int          // model turns at most (Loop)
+	instructions bool         // add the instructions to system prompts
+	maxOutput    int          // bytes of one output given back (MaxOutput)
 }
 
 // OnCompletion calls f with every Completion, from the goroutine that read
@@ -188,8 +192,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 type middleware struct {
-	rt  *dialect.Runtime
-	opt options
+	rt    *dialect.Runtime
+	opt   options
+	instr string // the instructions, with Instructions
 }
 
 func newMiddleware(rt *dialect.Runtime, opts []Option) *middleware {
@@ -197,7 +202,13 @@ func newMiddleware(rt *dialect.Runtime, opts []Option) *middleware {
 	for _, f := range opts {
 		f(&o)
 	}
-	return &middleware{rt: rt, opt: o}
+	m := &middleware{rt: rt, opt: o}
+	if o.instructions {
+		var b strings.Builder
+		rt.Verbs().WriteInstructions(&b) // a strings.Builder does not fail
+		m.instr = b.String()
+	}
+	return m
 }
 
 // isChat reports whether req asks for a chat completion.
@@ -206,6 +217,9 @@ func isChat(req *http.Request) bool {
 }
 
 func (m *middleware) handle(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	if api, ok := m.wantsLoop(req); ok {
+		return m.handleLoop(req, api, next)
+	}
 	if !isChat(req) {
 		return next(req)
 	}
@@ -213,7 +227,7 @@ func (m *middleware) handle(req *http.Request, next func(*http.Request) (*http.R
 	if err != nil || resp == nil {
 		return resp, err
 	}
-	c := Completion{Meta: m.meta(req), Path: req.URL.Path}
+	c := Completion{Meta: m.meta(req), Path: req.URL.Path, Turn: 1}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		c.Err = &UpstreamError{StatusCode: resp.StatusCode}
 		m.deliver(c)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pattern-dialect/dialect"
+	"github.com/pattern-dialect/dialect/internal/wire"
 )
 
 // NewProxy returns a handler that forwards every request to upstream — the
@@ -20,9 +21,10 @@ import (
 // carries the upstream requests (http.DefaultTransport otherwise);
 // errorLog, when not nil, receives the proxy's own errors.
 //
-// The one change made to requests: a chat completion request loses its
-// Accept-Encoding header, so that the upstream answers in plain text the
-// middleware can read (the client then receives it uncompressed).
+// The changes made to requests: a request of one of the three APIs loses
+// its Accept-Encoding header, so that the upstream answers in plain text
+// the middleware can read (the client then receives it uncompressed); with
+// Instructions and Loop, its body gets the instructions and later turns.
 func NewProxy(rt *dialect.Runtime, upstream *url.URL, base http.RoundTripper, errorLog *log.Logger, opts ...Option) http.Handler {
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -30,7 +32,7 @@ func NewProxy(rt *dialect.Runtime, upstream *url.URL, base http.RoundTripper, er
 			if pr.Out.Body != nil && pr.Out.ContentLength > 0 {
 				pr.Out.Body = &sizedBody{rc: pr.Out.Body, left: pr.Out.ContentLength}
 			}
-			if isChat(pr.Out) {
+			if _, ok := wire.FromPath(pr.Out.URL.Path); ok && pr.Out.Method == http.MethodPost {
 				pr.Out.Header.Del("Accept-Encoding")
 			}
 		},

@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -58,16 +59,36 @@ func Apply(original, diff string) (string, *Report, error) {
 
 // ApplyWith is Apply with explicit options.
 func ApplyWith(original, diff string, opt Options) (string, *Report, error) {
-	p, err := Parse(diff)
+	return ApplyContext(context.Background(), original, diff, opt)
+}
+
+// ApplyContext is ApplyWith that gives up when ctx is done: the search for
+// the hunks' places looks at ctx every few microseconds, and the error
+// then wraps ctx.Err(), so errors.Is(err, context.DeadlineExceeded) tells
+// a timeout from a patch that does not apply. Nothing is changed either way.
+func ApplyContext(ctx context.Context, original, diff string, opt Options) (string, *Report, error) {
+	if err := ctx.Err(); err != nil {
+		return "", nil, fmt.Errorf("patch not applied: %w", err)
+	}
+	p, err := parse(ctx, diff)
 	if err != nil {
 		return "", nil, err
 	}
-	return p.Apply(original, opt)
+	return p.ApplyContext(ctx, original, opt)
 }
 
 // Apply applies the patch to original with opt. It is all or nothing: on
 // error it returns "" and a nil report.
 func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
+	return p.ApplyContext(context.Background(), original, opt)
+}
+
+// ApplyContext is Apply that gives up when ctx is done (see the function
+// ApplyContext).
+func (p *Patch) ApplyContext(ctx context.Context, original string, opt Options) (string, *Report, error) {
+	if err := ctx.Err(); err != nil {
+		return "", nil, p.stopped(-1, err)
+	}
 	t := newText(original)
 	if opt.Strict {
 		places, err := p.placeStrict(t)
@@ -76,7 +97,7 @@ func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
 		}
 		return p.build(t, places, false), p.report(t, places), nil
 	}
-	places, err := p.placeCareful(t, opt)
+	places, err := p.placeCareful(ctx, t, opt)
 	if err != nil {
 		return "", nil, err
 	}
@@ -89,7 +110,6 @@ func (p *Patch) Apply(original string, opt Options) (string, *Report, error) {
 type text struct {
 	s    string
 	off  []int           // off[i] is where line i starts; off[n] == len(s)
-	ws   []string        // lineKey of each line with whitespace normalised; filled on first use
 	lead map[string]bool // the indentations of the lines; filled on first use
 	crlf bool            // most lines end in "\r\n"
 }
@@ -121,17 +141,6 @@ func (t *text) line(i int) string { return t.s[t.off[i]:t.off[i+1]] }
 
 // span returns lines i to j-1 with their terminators.
 func (t *text) span(i, j int) string { return t.s[t.off[i]:t.off[j]] }
-
-// wsKeys returns the whitespace-normalised keys, computing them once.
-func (t *text) wsKeys() []string {
-	if t.ws == nil {
-		t.ws = make([]string, t.n())
-		for i := range t.ws {
-			t.ws[i] = wsKey(lineKey(t.line(i)))
-		}
-	}
-	return t.ws
-}
 
 // leads returns the set of the lines' indentations, computing it once.
 func (t *text) leads() map[string]bool {
@@ -167,22 +176,24 @@ func lineKey(l string) string {
 
 // wsKey normalises whitespace: runs of blanks become one space, and blanks
 // at either end go.
-func wsKey(s string) string {
-	var b strings.Builder
-	space := false
+func wsKey(s string) string { return string(appendWSKey(nil, s)) }
+
+// appendWSKey appends s's wsKey to b.
+func appendWSKey(b []byte, s string) []byte {
+	start, space := len(b), false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' {
 			space = true
 			continue
 		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
+		if space && len(b) > start {
+			b = append(b, ' ')
 		}
 		space = false
-		b.WriteByte(c)
+		b = append(b, c)
 	}
-	return b.String()
+	return b
 }
 
 // place is where one hunk goes.

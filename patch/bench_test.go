@@ -1,24 +1,39 @@
 package patch
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/pattern-dialect/dialect/internal/stress"
 )
 
 // sharedChanges loads the real changes in $DIALECT_DATA/diffs (default
 // ../../shared/data, beside the checkout), or skips.
 func sharedChanges(tb testing.TB) []fixture {
 	tb.Helper()
-	dir := os.Getenv("DIALECT_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
+	out := sharedChangesIfAny(tb)
+	if len(out) == 0 {
+		tb.Skipf("no shared data under %s (set DIALECT_DATA)", sharedDir())
 	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "diffs", "*", "*", "diff.patch"))
-	if len(paths) == 0 {
-		tb.Skipf("no shared data under %s (set DIALECT_DATA)", dir)
+	return out
+}
+
+// sharedDir is where the shared data is looked for.
+func sharedDir() string {
+	if dir := os.Getenv("DIALECT_DATA"); dir != "" {
+		return dir
 	}
+	return filepath.Join("..", "..", "shared", "data")
+}
+
+// sharedChangesIfAny is sharedChanges, or nil without the shared data.
+func sharedChangesIfAny(tb testing.TB) []fixture {
+	tb.Helper()
+	paths, _ := filepath.Glob(filepath.Join(sharedDir(), "diffs", "*", "*", "diff.patch"))
 	sort.Strings(paths)
 	var out []fixture
 	for _, p := range paths {
@@ -97,5 +112,35 @@ func BenchmarkDiffAll(b *testing.B) {
 		for _, ch := range changes {
 			_ = Diff(ch.old, ch.new, DefaultContext).String()
 		}
+	}
+}
+
+// BenchmarkBounds applies the hostile inputs of the issue at four sizes
+// each, so time and bytes allocated per operation show how they grow:
+// hunks that fit everywhere against a growing block (refused as
+// ambiguous), and a growing number of hunks that apply.
+func BenchmarkBounds(b *testing.B) {
+	opt := Options{Fuzz: DefaultFuzz, IgnoreWhitespace: true}
+	run := func(b *testing.B, old, diff string, want error) {
+		b.SetBytes(int64(len(old) + len(diff)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := ApplyWith(old, diff, opt); !errors.Is(err, want) && (want != nil || err != nil) {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, lines := range []int{15000, 30000, 60000, 120000} {
+		// 1,900 hunks against 120,000 lines, as in the issue.
+		old, diff := stress.SameLinePatch(lines, lines/63)
+		b.Run(fmt.Sprintf("sameline/lines=%d", lines), func(b *testing.B) { run(b, old, diff, ErrAmbiguous) })
+	}
+	for _, lines := range []int{15000, 30000, 60000, 120000} {
+		old, diff := stress.AmbiguousPatch(lines, lines/63)
+		b.Run(fmt.Sprintf("sections/lines=%d", lines), func(b *testing.B) { run(b, old, diff, ErrAmbiguous) })
+	}
+	for _, hunks := range []int{2500, 5000, 10000, 20000} {
+		old, diff, _ := stress.ManyHunks(6*hunks, hunks)
+		b.Run(fmt.Sprintf("manyhunks/hunks=%d", hunks), func(b *testing.B) { run(b, old, diff, nil) })
 	}
 }

@@ -1,8 +1,13 @@
 package patch
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"math"
+	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -70,28 +75,50 @@ func containsLevel(ls []level, lv level) bool {
 // Limits that keep a hostile patch from making the search run away. A
 // real patch against a real text stays far below both.
 const (
-	// workPerLine and minWork bound the line comparisons one application
-	// may make: enough to scan the whole text workPerLine times per hunk,
-	// and never less than minWork.
-	workPerLine = 8
-	minWork     = 1 << 22
+	// workPerLine and minWork bound the work of one application (see
+	// careful.spend): enough to scan the whole text workPerLine times per
+	// hunk, and never less than minWork. Each unit is a few nanoseconds,
+	// so the budget bounds time near-linearly in lines × hunks.
+	workPerLine = 4
+	minWork     = 1 << 20
 	// maxPlaces is the most places a hunk may fit before it is refused
 	// as ambiguous without trying the order of the hunks.
 	maxPlaces = 1000
 )
 
-// careful holds the state of one careful application.
+// careful holds the state of one careful application. Nothing in it grows
+// with the number of places a hunk fits: a hunk's places are counted and
+// found again by scanning when needed, never listed, so memory stays a
+// small multiple of the text and the diff.
 type careful struct {
-	work   int // line comparisons so far
-	budget int // the most line comparisons allowed
+	ctx    context.Context
+	work   int // units of work so far (see spend)
+	check  int // the work at which spend next looks at the budget and ctx
+	budget int // the most work allowed
 	p      *Patch
 	t      *text
 	opt    Options
 	places []place
 	placed []bool
-	// oldKeys and oldWS are each hunk's old lines as compared.
-	oldKeys, oldWS [][]string
+	ends   []int // ends[i] is places[i].end(), once hunk i is placed
+	// exact numbers every hunk line's key (old and new lines); ws, built
+	// on first use, the old lines' keys with whitespace normalised.
+	exact keyspace
+	ws    *keyspace
+	// oldExact, oldWS and newExact are each hunk's old lines and new
+	// lines as numbers.
+	oldExact, oldWS, newExact [][]int32
+	// keep[i] says when hunk i's last search still holds (see keeps).
+	keep []span
 }
+
+// span is a range of lines, [from, to).
+type span struct{ from, to int }
+
+// window is the part of the text a hunk may occupy, between its placed
+// neighbours, and the offset of the nearest placed neighbour with line
+// numbers (the one before it if any).
+type window struct{ lo, hi, offset int }
 
 // placeCareful places every hunk by content, GNU patch style, refusing to
 // guess. Each hunk is searched at its best level between its placed
@@ -99,59 +126,238 @@ type careful struct {
 // waits until its neighbours are placed and narrow its window, or until
 // the order of the hunks leaves it one place (byOrder); if it still fits
 // several, the patch is refused. Line numbers never choose between places.
-func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
-	c := &careful{p: p, t: t, opt: opt, places: make([]place, len(p.Hunks)), placed: make([]bool, len(p.Hunks))}
-	c.budget = max(minWork, workPerLine*t.n()*len(p.Hunks))
-	c.oldKeys = make([][]string, len(p.Hunks))
-	c.oldWS = make([][]string, len(p.Hunks))
+func (p *Patch) placeCareful(ctx context.Context, t *text, opt Options) ([]place, error) {
+	if t.n() > maxTextLines {
+		return nil, &ApplyError{Msg: fmt.Sprintf("the text has more than %d lines", maxTextLines), Kind: ErrNoMatch}
+	}
+	c, err := newCareful(ctx, p, t, opt)
+	if err != nil {
+		return nil, c.stop(-1, err)
+	}
+	return c.run()
+}
+
+// newCareful prepares the careful application of p to t: it numbers the
+// hunks' lines and the text's. The error is ctx's.
+func newCareful(ctx context.Context, p *Patch, t *text, opt Options) (*careful, error) {
+	n := len(p.Hunks)
+	c := &careful{ctx: ctx, p: p, t: t, opt: opt, places: make([]place, n), placed: make([]bool, n), keep: make([]span, n), ends: make([]int, n)}
+	c.budget = max(minWork, workPerLine*t.n()*n)
+	for i := range c.keep {
+		c.keep[i] = span{-1, -1} // searched never
+	}
+	lines := 0
 	for i := range p.Hunks {
+		lines += len(p.Hunks[i].Lines)
+	}
+	c.exact.ids = make(map[string]int32, lines)
+	c.oldExact, c.newExact = make([][]int32, n), make([][]int32, n)
+	// One array holds every hunk's old and new lines (a line of context is
+	// in both).
+	ids := make([]int32, 0, 2*lines)
+	// Most lines of a text are in no hunk; their length and ends say so
+	// without hashing them.
+	var seen sketch
+	for i := range p.Hunks {
+		from := len(ids)
 		for _, l := range p.Hunks[i].Lines {
 			if l.old() {
-				k := lineKey(l.Text)
-				c.oldKeys[i] = append(c.oldKeys[i], k)
-				if opt.IgnoreWhitespace {
-					c.oldWS[i] = append(c.oldWS[i], wsKey(k))
-				}
+				key := lineKey(l.Text)
+				seen.add(key)
+				ids = append(ids, c.exact.intern(key))
 			}
 		}
+		c.oldExact[i] = ids[from:len(ids):len(ids)]
+		from = len(ids)
+		for _, l := range p.Hunks[i].Lines {
+			if l.new() {
+				key := lineKey(l.Text)
+				seen.add(key)
+				ids = append(ids, c.exact.intern(key))
+			}
+		}
+		c.newExact[i] = ids[from:len(ids):len(ids)]
 	}
-	failures := make([]error, len(p.Hunks))
-	options := make([]*fits, len(p.Hunks))
+	err := c.exact.index(ctx, t.n(), func(i int, _ []byte) (int32, []byte) {
+		key := lineKey(t.line(i))
+		if !seen.has(key) {
+			return -1, nil
+		}
+		id, ok := c.exact.ids[key]
+		if !ok {
+			return -1, nil
+		}
+		return id, nil
+	})
+	return c, err
+}
+
+// run places the hunks.
+func (c *careful) run() ([]place, error) {
+	t, n := c.t, len(c.p.Hunks)
+	if err := c.ctx.Err(); err != nil {
+		return nil, c.stop(-1, err)
+	}
+	failures := make([]error, n)
+	options := make([]*fits, n)
+	// todo holds the hunks not placed yet, in order; his[k] is where the
+	// window of todo[k] ends.
+	todo, his := make([]int, n), make([]int, n)
+	for i := range todo {
+		todo[i] = i
+	}
 	// Hunks without old lines are placed by line numbers shifted like
 	// their neighbours, so they wait until the others are settled.
 	blindToo := false
 	for progress := true; progress; {
 		progress = false
-		for i := range p.Hunks {
-			if c.placed[i] || len(c.oldKeys[i]) == 0 && !blindToo {
+		k := 0
+		for _, i := range todo {
+			if !c.placed[i] {
+				todo[k] = i
+				k++
+			}
+		}
+		todo = todo[:k]
+		// The hunks after a hunk are placed later in a sweep than it is
+		// searched, so its window's end is where it was at the start.
+		hi := t.n()
+		for k := len(todo) - 1; k >= 0; k-- {
+			if i := todo[k]; i+1 < n && c.placed[i+1] {
+				hi = c.places[i+1].at
+			}
+			his[k] = hi
+		}
+		lo := 0
+		for k, i := range todo {
+			if err := c.spend(1); err != nil {
+				return nil, c.stop(i, err)
+			}
+			if i > 0 && c.placed[i-1] { // else lo is the end of the window of i-1
+				lo = c.ends[i-1]
+			}
+			blind := len(c.oldExact[i]) == 0
+			if blind && !blindToo {
 				continue
 			}
-			f, err := c.locate(i)
+			if kp := c.keep[i]; kp.from >= lo && kp.to <= his[k] {
+				continue // as it was: still several places, or none
+			}
+			w := window{lo: lo, hi: his[k]}
+			if blind {
+				w.offset = c.offset(i)
+			}
+			f, err := c.locate(i, w)
+			if err != nil && c.fatal(err) {
+				return nil, c.stop(i, err)
+			}
+			c.keep[i] = c.keeps(f, err, w)
 			options[i], failures[i] = f, err
-			if err == nil && len(f.at) == 1 {
-				c.places[i], c.placed[i], failures[i], options[i] = c.placeAt(i, f.lv, f.at[0]), true, nil, nil
+			if err == nil && f.n == 1 {
+				c.place(i, f.lv, f.first)
+				failures[i], options[i] = nil, nil
 				progress = true
 			}
 		}
 		if !progress {
-			progress = c.byOrder(options)
+			var err error
+			if progress, err = c.byOrder(options); err != nil {
+				return nil, c.stop(-1, err)
+			}
 		}
 		if !progress && !blindToo {
 			blindToo, progress = true, true
 		}
 	}
+	hi := t.n()
+	for i := n - 1; i >= 0; i-- { // his[i]: where the window of hunk i ends
+		his[i] = hi
+		if c.placed[i] {
+			hi = c.places[i].at
+		}
+	}
 	for i, err := range failures {
+		lo := 0
+		if i > 0 && c.placed[i-1] { // every hunk before i is placed
+			lo = c.ends[i-1]
+		}
+		if errors.Is(err, errNowhere) {
+			return nil, c.noMatch(i, window{lo: lo, hi: his[i]})
+		}
 		if err != nil {
 			return nil, err
 		}
 		if !c.placed[i] {
-			return nil, c.ambiguity(i, options[i])
+			return nil, c.ambiguity(i, options[i], lo, his[i])
 		}
-		if err := c.applied(i); err != nil {
+		if err := c.applied(i, his[i]); err != nil {
 			return nil, err
 		}
 	}
 	return c.places, nil
+}
+
+// fatal reports whether err ends the whole application: the budget is
+// used up or the context is done.
+func (c *careful) fatal(err error) bool {
+	return errors.Is(err, errBudget) || contextErr(err)
+}
+
+// stop turns an error that ended the application while hunk i (or, for
+// -1, no hunk in particular) was being placed into the error to return.
+func (c *careful) stop(i int, err error) error {
+	if errors.Is(err, errBudget) {
+		if i < 0 {
+			return &ApplyError{Msg: "the search for the hunks' places took too long; give fewer, more distinctive lines", Kind: ErrNoMatch}
+		}
+		return c.p.applyError(i, ErrNoMatch, nil, "the search for its place took too long; give fewer, more distinctive lines")
+	}
+	if contextErr(err) {
+		return c.p.stopped(i, err)
+	}
+	return err
+}
+
+// offset returns the offset of the nearest placed hunk with line numbers
+// before hunk i, or else after it; 0 when there is none. Only a hunk
+// without old lines needs it.
+func (c *careful) offset(i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if c.placed[j] && !c.p.Hunks[j].NoNumbers {
+			return c.places[j].offset
+		}
+	}
+	for j := i + 1; j < len(c.p.Hunks); j++ {
+		if c.placed[j] && !c.p.Hunks[j].NoNumbers {
+			return c.places[j].offset
+		}
+	}
+	return 0
+}
+
+// place places hunk i at q, matched at level lv.
+func (c *careful) place(i int, lv level, q int) {
+	c.places[i], c.placed[i] = c.placeAt(i, lv, q), true
+	c.ends[i] = c.places[i].end()
+}
+
+// keeps returns the span hunk i's search in w was for: while the hunk's
+// window covers it, a search would find the same. Windows only narrow, so
+// a hunk whose places all stay inside its window fits them the same at
+// the same level; a hunk found nowhere stays nowhere (the message names
+// the window, so it is written at the end); a hunk with too many places
+// to count them all, or without old lines, holds only while its window is
+// as it was (the span is the window) or never.
+func (c *careful) keeps(f *fits, err error, w window) span {
+	switch {
+	case f == nil && !errors.Is(err, errNowhere):
+		return span{-1, -1}
+	case f == nil:
+		return span{math.MaxInt, -1}
+	case f.n > maxPlaces:
+		return span{w.lo, w.hi}
+	}
+	return span{f.first, f.last + f.m}
 }
 
 // applied returns an ErrApplied error when hunk i looks applied already,
@@ -169,18 +375,17 @@ func (p *Patch) placeCareful(t *text, opt Options) ([]place, error) {
 // A hunk whose removed lines are all there exactly is never taken for
 // applied, nor is one without context lines, unless it says the text was
 // empty ("@@ -0,0") and the text starts with its lines.
-func (c *careful) applied(i int) error {
+//
+// The hunks before i are placed; hi is the start of the next placed one.
+func (c *careful) applied(i, hi int) error {
 	h, pl := &c.p.Hunks[i], c.places[i]
 	deletes, adds, context := false, false, false
-	var newKeys []string
 	for _, l := range h.Lines {
 		deletes = deletes || l.Op == Delete
 		adds = adds || l.Op == Insert
 		context = context || l.Op == Context
-		if l.new() {
-			newKeys = append(newKeys, lineKey(l.Text))
-		}
 	}
+	newKeys := c.newExact[i]
 	if !context && !deletes && !h.NoNumbers && h.OldStart == 0 && c.startsWith(newKeys) {
 		// "@@ -0,0": the diff says the text was empty, and the text
 		// already starts with what it adds.
@@ -190,124 +395,158 @@ func (c *careful) applied(i int) error {
 	if !adds || !context || deletes && exact {
 		return nil
 	}
-	lo, hi, _ := c.window(i)
+	lo := 0
+	if i > 0 {
+		lo = c.ends[i-1]
+	}
 	m := len(newKeys)
 	if exact { // only where it overlaps the place the hunk fit
-		lo, hi = max(lo, pl.at-m+1), min(hi, pl.end()+m-1)
+		lo, hi = max(lo, pl.at-m+1), min(hi, c.ends[i]+m-1)
 	}
-	for q := lo; q+m <= hi; q++ {
-		if deletes && q < pl.end() && pl.at < q+m {
-			continue // what is left where lines are removed is no sign
+	found := -1
+	err := c.scan(&c.exact, newKeys, lo, hi, false, func(q int) bool {
+		if deletes && q < c.ends[i] && pl.at < q+m {
+			return true // what is left where lines are removed is no sign
 		}
-		k := 0
-		for k < m && lineKey(c.t.line(q+k)) == newKeys[k] {
-			k++
-		}
-		if k == m {
-			return c.p.applyError(i, ErrApplied, nil, fmt.Sprintf("the text already has its new lines at line %d: the patch seems applied already", q+1))
-		}
+		found = q
+		return false
+	})
+	if err != nil {
+		return c.stop(i, err)
+	}
+	if found >= 0 {
+		return c.p.applyError(i, ErrApplied, nil, fmt.Sprintf("the text already has its new lines at line %d: the patch seems applied already", found+1))
 	}
 	return nil
 }
 
 // startsWith reports whether the text's first lines are keys.
-func (c *careful) startsWith(keys []string) bool {
+func (c *careful) startsWith(keys []int32) bool {
 	if len(keys) == 0 || len(keys) > c.t.n() {
 		return false
 	}
-	for k, s := range keys {
-		if lineKey(c.t.line(k)) != s {
+	for k, id := range keys {
+		if c.exact.text[k] != id {
 			return false
 		}
 	}
 	return true
 }
 
-// fits is where a hunk fits at its best level: one place, or several that
-// fit equally well.
+// fits is where a hunk fits in its window at its best level: the places
+// are the matches of pat at lv in the window (with the best score, when lv
+// dropped context); they are counted, and found again by scanning.
 type fits struct {
-	lv level
-	m  int   // old lines compared at that level
-	at []int // 0-based indexes of the first compared line
+	lv  level
+	m   int       // old lines compared at that level
+	pat []int32   // those lines, as numbers of ks
+	ks  *keyspace // exact or whitespace-normalised
+	// score is the best score of the context lv dropped, over the
+	// matches (see score); -1 when lv dropped none.
+	score int
+	// n is the number of places, counted up to maxPlaces+1 at least
+	// (counting stops beyond that when nothing can change the outcome).
+	n     int
+	first int // the first place
+	last  int // the last place, when n <= maxPlaces
+}
+
+// each calls visit with each place of f in [lo, hi), in increasing order
+// (decreasing with back), until visit returns false.
+func (c *careful) each(f *fits, i, lo, hi int, back bool, visit func(q int) bool) error {
+	if f.score < 0 {
+		return c.scan(f.ks, f.pat, lo, hi, back, visit)
+	}
+	return c.scan(f.ks, f.pat, lo, hi, back, func(q int) bool {
+		return c.score(i, f.lv, q) != f.score || visit(q)
+	})
 }
 
 // byOrder uses the order of the hunks to choose between equally good
 // places: hunk i must come after some place of every hunk before it and
 // before some place of every hunk after it. A hunk left with one such
 // place is placed there. It reports whether it placed any.
-func (c *careful) byOrder(options []*fits) bool {
+//
+// It needs no list of places: going forward, each hunk takes its first
+// place after the earliest end of the hunks before it (minEnd); going
+// back, its last place before the latest start of the hunks after it
+// (maxStart). A hunk has exactly one place between the two when both
+// passes chose the same. Each pass reads each line of the text about once.
+func (c *careful) byOrder(options []*fits) (bool, error) {
 	n := len(c.p.Hunks)
-	for _, f := range options {
-		if f != nil && len(f.at) > maxPlaces {
-			return false
+	for i, f := range options {
+		if !c.placed[i] && (f == nil || f.n > maxPlaces) {
+			return false, nil
 		}
 	}
-	span := func(i int) (starts []int, m int, ok bool) {
-		if c.placed[i] {
-			return []int{c.places[i].at}, c.places[i].end() - c.places[i].at, true
-		}
-		if options[i] == nil {
-			return nil, 0, false
-		}
-		return options[i].at, options[i].m, true
-	}
-	// minEnd[i]: the earliest end of hunk i over all orderly placements of
-	// hunks 0..i; maxStart[i]: the latest start over hunks i..n-1.
-	minEnd, maxStart := make([]int, n+1), make([]int, n+1)
-	for i := range n {
-		starts, m, ok := span(i)
-		if !ok {
-			return false
-		}
-		minEnd[i+1] = -1
-		for _, q := range starts {
-			if q >= minEnd[i] {
-				minEnd[i+1] = q + m
-				break
-			}
-		}
-		if minEnd[i+1] < 0 {
-			return false
-		}
-	}
-	maxStart[n] = c.t.n()
+	first, last := make([]int, n), make([]int, n)
+	// Each hunk's window: [los[i], his[i]).
+	los, his := make([]int, n), make([]int, n)
+	hi := c.t.n()
 	for i := n - 1; i >= 0; i-- {
-		starts, m, _ := span(i)
-		maxStart[i] = -1
-		for k := len(starts) - 1; k >= 0; k-- {
-			if starts[k]+m <= maxStart[i+1] {
-				maxStart[i] = starts[k]
-				break
+		his[i] = hi
+		if c.placed[i] {
+			hi = c.places[i].at
+		}
+	}
+	lo, minEnd := 0, 0
+	for i := range n {
+		if c.placed[i] {
+			if c.places[i].at < minEnd {
+				return false, nil
 			}
+			lo, minEnd = c.ends[i], c.ends[i]
+			continue
 		}
-		if maxStart[i] < 0 {
-			return false
+		f, q := options[i], -1
+		los[i] = lo
+		if err := c.each(f, i, max(lo, minEnd), his[i], false, func(p int) bool { q = p; return false }); err != nil {
+			return false, err
 		}
+		if q < 0 {
+			return false, nil
+		}
+		first[i], minEnd = q, q+f.m
+	}
+	maxStart := c.t.n()
+	for i := n - 1; i >= 0; i-- {
+		if c.placed[i] {
+			if c.ends[i] > maxStart {
+				return false, nil
+			}
+			maxStart = c.places[i].at
+			continue
+		}
+		f, q := options[i], -1
+		if err := c.each(f, i, los[i], min(his[i], maxStart), true, func(p int) bool { q = p; return false }); err != nil {
+			return false, err
+		}
+		if q < 0 {
+			return false, nil
+		}
+		last[i], maxStart = q, q
 	}
 	progress := false
 	for i := range n {
-		if c.placed[i] {
-			continue
-		}
-		f := options[i]
-		var ok []int
-		for _, q := range f.at {
-			if q >= minEnd[i] && q+f.m <= maxStart[i+1] {
-				ok = append(ok, q)
-			}
-		}
-		if len(ok) == 1 {
-			c.places[i], c.placed[i], options[i] = c.placeAt(i, f.lv, ok[0]), true, nil
+		if !c.placed[i] && first[i] == last[i] {
+			c.place(i, options[i].lv, first[i])
+			options[i] = nil
 			progress = true
 		}
 	}
-	return progress
+	return progress, nil
 }
 
-// ambiguity is the error for hunk i, which fits several places.
-func (c *careful) ambiguity(i int, f *fits) error {
-	lines := make([]int, len(f.at))
-	for k, q := range f.at {
+// ambiguity is the error for hunk i, which fits several places. It lists
+// them all, scanning once more without a budget.
+func (c *careful) ambiguity(i int, f *fits, lo, hi int) error {
+	var at []int
+	c.budget = math.MaxInt
+	if err := c.each(f, i, lo, hi, false, func(q int) bool { at = append(at, q); return true }); err != nil {
+		return c.stop(i, err)
+	}
+	lines := make([]int, len(at))
+	for k, q := range at {
 		lines[k] = q - f.lv.pf + 1
 	}
 	advice := "refusing to guess: give more context or the right line numbers"
@@ -315,7 +554,7 @@ func (c *careful) ambiguity(i int, f *fits) error {
 		advice = fmt.Sprintf("the header points at line %d, but line numbers alone do not choose: give more context lines", h.statedIndex()+1)
 	}
 	return c.p.applyError(i, ErrAmbiguous, lines, fmt.Sprintf("its lines fit %d places equally well (%s)%s; %s",
-		len(f.at), listLines(lines), how(f.lv), advice))
+		len(at), listLines(lines), how(f.lv), advice))
 }
 
 // placeAt is hunk i placed at q, matched at level lv.
@@ -326,42 +565,6 @@ func (c *careful) placeAt(i int, lv level, q int) place {
 		pl.offset = q - (h.statedIndex() + lv.pf)
 	}
 	return pl
-}
-
-// window returns the range of the text hunk i may occupy, between its
-// placed neighbours, and the offset of the nearest placed neighbour with
-// line numbers (the one before it if any).
-func (c *careful) window(i int) (lo, hi, offset int) {
-	hi = c.t.n()
-	offsetFound, loFound := false, false
-	for j := i - 1; j >= 0; j-- {
-		if !c.placed[j] {
-			continue
-		}
-		if !loFound {
-			lo, loFound = c.places[j].end(), true
-		}
-		if !c.p.Hunks[j].NoNumbers {
-			offset, offsetFound = c.places[j].offset, true
-			break
-		}
-	}
-	hiFound := false
-	for j := i + 1; j < len(c.p.Hunks); j++ {
-		if !c.placed[j] {
-			continue
-		}
-		if !hiFound {
-			hi, hiFound = c.places[j].at, true
-		}
-		if !offsetFound && !c.p.Hunks[j].NoNumbers {
-			offset, offsetFound = c.places[j].offset, true
-		}
-		if offsetFound {
-			break
-		}
-	}
-	return lo, hi, offset
 }
 
 // end returns the index after the last original line the place covers.
@@ -375,12 +578,41 @@ func (pl place) end() int {
 	return n
 }
 
-// locate finds where hunk i fits within its window at its best level, or
+// wsSpace returns the whitespace-normalised keyspace, building it on first
+// use: most applications never need it.
+func (c *careful) wsSpace() *keyspace {
+	if c.ws != nil {
+		return c.ws
+	}
+	ks := &keyspace{ids: map[string]int32{}}
+	c.oldWS = make([][]int32, len(c.p.Hunks))
+	for i := range c.p.Hunks {
+		for _, l := range c.p.Hunks[i].Lines {
+			if l.old() {
+				c.oldWS[i] = append(c.oldWS[i], ks.intern(wsKey(lineKey(l.Text))))
+			}
+		}
+	}
+	// Not stopped by the context: it is made once, and most applications
+	// never need it.
+	ks.index(nil, c.t.n(), func(i int, buf []byte) (int32, []byte) {
+		buf = appendWSKey(buf[:0], lineKey(c.t.line(i)))
+		id, ok := ks.ids[string(buf)]
+		if !ok {
+			return -1, buf
+		}
+		return id, buf
+	})
+	c.ws = ks
+	return ks
+}
+
+// locate finds where hunk i fits within window w at its best level, or
 // says why it fits nowhere.
-func (c *careful) locate(i int) (*fits, error) {
+func (c *careful) locate(i int, w window) (*fits, error) {
 	h := &c.p.Hunks[i]
-	lo, hi, offset := c.window(i)
-	if len(c.oldKeys[i]) == 0 {
+	lo, hi, offset := w.lo, w.hi, w.offset
+	if len(c.oldExact[i]) == 0 {
 		// Nothing to compare: only the line numbers, or a window with room
 		// for one place only, can place it.
 		at := h.statedIndex() + offset
@@ -392,105 +624,185 @@ func (c *careful) locate(i int) (*fits, error) {
 		case at < lo || at > hi:
 			return nil, c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("it has no context lines and its line %d is outside the text or overlaps another hunk", at))
 		}
-		return &fits{at: []int{at}}, nil
+		return &fits{score: -1, n: 1, first: at, last: at}, nil
 	}
 	for _, lv := range h.levels(c.opt) {
-		old := c.oldKeys[i]
-		var keys []string // nil: compare lineKey of the raw lines
+		ks, old := &c.exact, c.oldExact[i]
 		if lv.ws {
-			old, keys = c.oldWS[i], c.t.wsKeys()
+			ks, old = c.wsSpace(), c.oldWS[i]
 		}
-		key := func(q int) string {
-			if keys == nil {
-				return lineKey(c.t.line(q))
-			}
-			return keys[q]
-		}
-		old = old[lv.pf : len(old)-lv.sf]
-		m, n := len(old), c.t.n()
-		match := func(q int) bool {
-			if q < lo || q+m > hi {
-				return false
-			}
-			for k, s := range old {
-				c.work++
-				if key(q+k) != s {
-					return false
-				}
-			}
-			return true
-		}
-		one := func(q int) (*fits, error) { return &fits{lv: lv, m: m, at: []int{q}}, nil }
+		pat := old[lv.pf : len(old)-lv.sf]
+		m, n := len(pat), c.t.n()
+		f := &fits{lv: lv, m: m, pat: pat, ks: ks, score: -1}
 		// Where the shape of the hunk's context says it belongs: a diff
 		// tool writes less context only at the start or end of a text.
-		if lv.start && match(0) {
-			return one(0)
+		if lv.start && c.matchAt(ks, pat, 0, lo, hi) {
+			f.n, f.first, f.last = 1, 0, 0
+			return f, nil
 		}
-		if lv.end && match(n-m) {
-			return one(n - m)
+		if lv.end && c.matchAt(ks, pat, n-m, lo, hi) {
+			f.n, f.first, f.last = 1, n-m, n-m
+			return f, nil
 		}
 		// Line numbers never choose between places: models get them
 		// wrong, and a wrong number can point at a copy of the right lines.
-		var at []int
-		for q := lo; q+m <= hi; q++ {
-			if c.work > c.budget {
-				return nil, c.p.applyError(i, ErrNoMatch, nil, "the search for its place took too long; give fewer, more distinctive lines")
+		// Where the level dropped context, the places whose surroundings
+		// match more of it fit better (see score).
+		dropped := lv.pf+lv.sf > 0
+		count := func(q int) bool {
+			if f.n++; f.n == 1 {
+				f.first = q
 			}
-			c.work++
-			if key(q) == old[0] && match(q) {
-				at = append(at, q)
+			f.last = q
+			return f.n <= maxPlaces
+		}
+		var err error
+		if !dropped {
+			err = c.scan(ks, pat, lo, hi, false, count)
+		} else {
+			// Where the level dropped context, the places whose
+			// surroundings match more of it fit better. Dropped lines
+			// that are rare in the text score only at a few places:
+			// those are rated first, and if one of them beats anything
+			// the frequent lines can give, the others need no look.
+			cand, most := c.candidates(i, lv, lo, hi)
+			for _, q := range cand {
+				if c.matchAt(ks, pat, q, lo, hi) {
+					c.rate(f, c.score(i, lv, q), q)
+				}
+			}
+			if f.n == 0 || f.score <= most {
+				f.n, f.score = 0, -1
+				err = c.scan(ks, pat, lo, hi, false, func(q int) bool {
+					c.rate(f, c.score(i, lv, q), q)
+					return f.n <= maxPlaces || f.score < most
+				})
 			}
 		}
-		if len(at) > 1 && lv.pf+lv.sf > 0 {
-			at = c.closest(i, lv, at)
+		if err != nil {
+			return nil, err
 		}
-		if len(at) > 0 {
-			return &fits{lv: lv, m: m, at: at}, nil
+		if f.n > 0 {
+			return f, nil
 		}
 	}
-	where := " in the text"
-	if lo > 0 || hi < c.t.n() {
-		where = fmt.Sprintf(" between line %d and line %d, where the hunks around it leave room", lo+1, hi)
-	}
-	return nil, c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("its context and removed lines are found nowhere%s%s", where, how(level{fuzz: c.opt.Fuzz, ws: c.opt.IgnoreWhitespace})))
+	return nil, errNowhere
 }
 
-// closest keeps, of the places where hunk i fits at level lv, those whose
-// surroundings best match the context lines the level dropped: a dropped
-// line equal to the text's line counts two, equal but for whitespace one.
-// A place that matches more of the hunk fits better; where it is only
-// nearer to the stated line it does not.
-func (c *careful) closest(i int, lv level, at []int) []int {
-	old := c.oldKeys[i]
-	score := func(q int) int {
-		s := 0
-		for k := range len(old) {
-			if k >= lv.pf && k < len(old)-lv.sf {
-				continue // compared already
-			}
-			j := q - lv.pf + k
-			if j < 0 || j >= c.t.n() {
-				continue
-			}
-			switch tk := lineKey(c.t.line(j)); {
-			case tk == old[k]:
-				s += 2
-			case wsKey(tk) == wsKey(old[k]):
-				s++
-			}
-		}
-		return s
+// errNowhere is what locate returns for a hunk whose lines are found
+// nowhere in its window; placeCareful writes the error (noMatch) at the
+// end, when the window is final.
+var errNowhere = errors.New("found nowhere")
+
+// noMatch is the error for hunk i, whose lines are found nowhere in w.
+func (c *careful) noMatch(i int, w window) error {
+	where := " in the text"
+	if w.lo > 0 || w.hi < c.t.n() {
+		where = fmt.Sprintf(" between line %d and line %d, where the hunks around it leave room", w.lo+1, w.hi)
 	}
-	best, keep := -1, at[:0:0]
-	for _, q := range at {
-		switch s := score(q); {
-		case s > best:
-			best, keep = s, append(keep[:0], q)
-		case s == best:
-			keep = append(keep, q)
+	return c.p.applyError(i, ErrNoMatch, nil, fmt.Sprintf("its context and removed lines are found nowhere%s%s", where, how(level{fuzz: c.opt.Fuzz, ws: c.opt.IgnoreWhitespace})))
+}
+
+// rate counts the place q of f, with score s: the best score so far
+// starts the count again.
+func (c *careful) rate(f *fits, s, q int) {
+	switch {
+	case s > f.score:
+		f.score, f.n, f.first, f.last = s, 1, q, q
+	case s == f.score:
+		f.n, f.last = f.n+1, q
+	}
+}
+
+// candidates splits the context lines that level lv drops from hunk i
+// into rare and frequent ones in the window [lo, hi) of the text (compared
+// with whitespace normalised). It returns, in order, the places where a
+// rare one is, at its distance from the place: elsewhere a place scores
+// only by the frequent ones, at most most.
+func (c *careful) candidates(i int, lv level, lo, hi int) (cand []int, most int) {
+	ws := c.wsSpace()
+	old, oldWS := c.oldExact[i], c.oldWS[i]
+	m := len(old) - lv.pf - lv.sf
+	// within returns the text lines in the window where the dropped old
+	// line k would be, of ks's number id.
+	within := func(ks *keyspace, id int32, k int) []int32 {
+		o := ks.occurs(id)
+		from := sort.Search(len(o), func(j int) bool { return int(o[j]) >= lo+k-lv.pf })
+		to := sort.Search(len(o), func(j int) bool { return int(o[j]) > hi-m+k-lv.pf })
+		return o[from:max(from, to)]
+	}
+	rare := (hi - lo) / 8
+	var dropped []int
+	for k := range lv.pf {
+		dropped = append(dropped, k)
+	}
+	for k := len(old) - lv.sf; k < len(old); k++ {
+		dropped = append(dropped, k)
+	}
+	for _, k := range dropped {
+		c.work += 4 * bits.Len(uint(c.t.n()))
+		occ := within(ws, oldWS[k], k)
+		if len(occ) <= rare {
+			for _, j := range occ {
+				cand = append(cand, int(j)-k+lv.pf)
+			}
+			continue
+		}
+		if len(within(&c.exact, old[k], k)) > 0 {
+			most += 2
+		} else {
+			most++
 		}
 	}
-	return keep
+	slices.Sort(cand)
+	c.work += len(cand) * (1 + bits.Len(uint(len(cand))))
+	return slices.Compact(cand), most
+}
+
+// matchAt reports whether pat matches at q, inside [lo, hi).
+func (c *careful) matchAt(ks *keyspace, pat []int32, q, lo, hi int) bool {
+	if q < lo || q+len(pat) > hi {
+		return false
+	}
+	c.work += len(pat)
+	for k, id := range pat {
+		if ks.text[q+k] != id {
+			return false
+		}
+	}
+	return true
+}
+
+// score rates the place q of hunk i at level lv by the context lines the
+// level dropped: a dropped line equal to the text's line counts two, equal
+// but for whitespace one. A place that matches more of the hunk fits
+// better; where it is only nearer to the stated line it does not.
+func (c *careful) score(i int, lv level, q int) int {
+	old := c.oldExact[i]
+	ws := c.wsSpace()
+	oldWS := c.oldWS[i]
+	s := 0
+	rate := func(k int) {
+		j := q - lv.pf + k
+		if j < 0 || j >= c.t.n() {
+			return
+		}
+		switch {
+		case c.exact.text[j] == old[k]:
+			s += 2
+		case ws.text[j] == oldWS[k]:
+			s++
+		}
+	}
+	// Only the dropped lines: those between were compared already.
+	for k := range lv.pf {
+		rate(k)
+	}
+	for k := len(old) - lv.sf; k < len(old); k++ {
+		rate(k)
+	}
+	c.work += lv.pf + lv.sf
+	return s
 }
 
 // how describes a level for messages.

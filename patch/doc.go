@@ -15,6 +15,12 @@
 // with ErrApplied. Options{Strict: true} applies a conventional diff
 // exactly at its stated lines instead. See docs/patch.md for the rules.
 //
+// The search numbers the lines and counts a hunk's places rather than
+// listing them, so its memory is a small multiple of the text and the diff
+// and its time about linear in them for each hunk; a work budget bounds
+// any input. [ApplyContext] gives up when its context ends, with an error
+// that wraps ctx.Err().
+//
 // [Diff] creates a unified diff between two texts with sergi/go-diff in line
 // mode and a configurable number of context lines.
 //

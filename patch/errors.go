@@ -7,7 +7,8 @@ import (
 )
 
 // Kinds of failure. Every error returned by this package wraps exactly one
-// of them, so callers can switch with errors.Is.
+// of them, so callers can switch with errors.Is, except when ApplyContext's
+// context ends: that error wraps ctx.Err() instead.
 var (
 	// ErrMalformed: the diff text cannot be read as a unified diff.
 	ErrMalformed = errors.New("malformed diff")

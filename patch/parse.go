@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -32,12 +33,28 @@ const maxLineNumber = 1 << 30
 //
 // A diff with no hunk, or that touches a second file, is a *ParseError.
 func Parse(diff string) (*Patch, error) {
+	return parse(nil, diff)
+}
+
+// parse is Parse that gives up when ctx (unless nil) is done, looking at
+// it every parseCheck lines.
+func parse(ctx context.Context, diff string) (*Patch, error) {
 	lines := splitDiff(diff)
 	p := &Patch{}
+	if n := strings.Count(diff, "\n@@"); n > 0 {
+		p.Hunks = make([]Hunk, 0, n+1)
+	}
 	// Models repeat the headers of the same file before each hunk; only
 	// headers that name another file start a second file.
 	gitLine, headers := "", false
+	check := parseCheck
 	for i := 0; i < len(lines); {
+		if ctx != nil && i >= check {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("patch not applied: stopped reading the diff: %w", err)
+			}
+			check = i + parseCheck
+		}
 		line := lines[i]
 		switch {
 		case strings.HasPrefix(line, "diff --git ") || strings.HasPrefix(line, "diff -"):
@@ -79,6 +96,10 @@ func Parse(diff string) (*Patch, error) {
 func secondFile(i int) error {
 	return &ParseError{Line: i + 1, Msg: "a second file starts here; a patch may change one text only", Kind: ErrMultipleFiles}
 }
+
+// parseCheck is how many lines of a diff are read between two looks at
+// the context: about a millisecond's reading.
+const parseCheck = 1 << 14
 
 // splitDiff splits the diff into lines without their "\n". When every line
 // ends in "\r" the diff was saved with CRLF ends and the "\r" is dropped
@@ -153,6 +174,7 @@ func readBody(lines []string, from int, h Hunk, counted bool) (Hunk, int, error)
 		h.Recounted = counted
 	}
 
+	h.Lines = make([]Line, 0, end-from)
 	for _, l := range lines[from:end] {
 		switch {
 		case l == "":

@@ -3,7 +3,7 @@ package verbs
 import "github.com/pattern-dialect/dialect/fuzzy"
 
 // Strictness says how forgiving verb resolution may be for a verb
-// (DIALECT.md §4). It is the resolver's own type, so that the registry's
+// (docs/language.md §4). It is the resolver's own type, so that the registry's
 // entries pass to fuzzy unchanged.
 type Strictness = fuzzy.Strictness
 
@@ -26,7 +26,7 @@ type Spec struct {
 	Description string     // one line, for instructions and help
 }
 
-// Builtin returns the built-in verbs of DIALECT.md §5. The slice is new on
+// Builtin returns the built-in verbs of docs/language.md §5. The slice is new on
 // every call, so callers may extend it.
 func Builtin() []Spec {
 	return []Spec{

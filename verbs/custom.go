@@ -96,7 +96,7 @@ func (r *Registry) parseCustom(ctx context.Context, v *Verb, in Input) (intent.I
 	var primary string // what {content} stands for
 	switch {
 	case v.grammar != nil:
-		args, text, err := r.matchCustom(v, in)
+		args, text, err := r.matchCustom(ctx, v, in)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +197,7 @@ func shiftPos(err error, n int) error {
 // matchCustom matches a custom verb's own grammar against the arguments
 // as written (a TypeAgent grammar expects natural text, not the lexed
 // form built-in grammars see).
-func (r *Registry) matchCustom(v *Verb, in Input) (map[string]any, string, error) {
+func (r *Registry) matchCustom(ctx context.Context, v *Verb, in Input) (map[string]any, string, error) {
 	text := in.Args
 	if text == "" {
 		text = strings.TrimSpace(in.Content)
@@ -205,7 +205,10 @@ func (r *Registry) matchCustom(v *Verb, in Input) (map[string]any, string, error
 	if text == "" {
 		return nil, "", perr(codes.MissingArg, v.Name, 0, "/%s needs arguments: %s", v.Name, exampleOr(v))
 	}
-	m, err := v.grammar.Best(text)
+	m, err := v.grammar.BestContext(ctx, text)
+	if err != nil && ctx.Err() != nil {
+		return nil, "", ctx.Err() // the action's time ran out: TIMEOUT, not the model's mistake
+	}
 	if err != nil {
 		var nm *grammarbridge.NoMatchError
 		if !errors.As(err, &nm) {

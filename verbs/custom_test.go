@@ -15,7 +15,7 @@ import (
 	"github.com/pattern-dialect/dialect/intent"
 )
 
-// customExts are the custom verbs of DIALECT.md §5 plus one per remaining
+// customExts are the custom verbs of docs/language.md §5 plus one per remaining
 // key.
 func customExts() []Extension {
 	return []Extension{

@@ -36,6 +36,21 @@ type Definition struct {
 	// rest as "content".
 	Parse func(ctx context.Context, in Input) (map[string]any, error)
 
+	// ParseCall reads the arguments of a verb whose calls differ in what
+	// they do and risk — an MCP server, whose first argument names one of
+	// its tools: it returns the whole intent (Tool, Args, ReadOnlyHint,
+	// Destructive); the registry sets Verb and MapsTo to Name. It takes
+	// precedence over Grammar and Parse.
+	ParseCall func(ctx context.Context, in Input) (intent.Custom, error)
+	// Approval says why one parsed call must wait for approval, "" when
+	// it need not. The gate asks it where it checks requires_permission,
+	// so standing rules and markers apply as for any verb.
+	Approval func(it intent.Custom) string
+	// Operations lists what the verb's first argument may name (an MCP
+	// server's tools), for the instructions and `dialect verbs --json`.
+	// It may do I/O, such as starting the server, within ctx.
+	Operations func(ctx context.Context) ([]Operation, error)
+
 	// ReadOnly says that running it changes nothing, anywhere: it may run
 	// under the "?" marker and early while a message streams.
 	ReadOnly bool
@@ -43,6 +58,25 @@ type Definition struct {
 	RequiresPermission bool
 	// Executor carries it out (required).
 	Executor Executor
+}
+
+// Operation is one thing a verb with operations can do: an MCP server's
+// tool, described for the instructions.
+type Operation struct {
+	Name        string
+	Description string  // the tool's own description, as given
+	Params      []Param // in the order of its schema, required ones first
+	ReadOnly    bool    // annotated read-only
+	Destructive bool    // not read-only, and destructive or not annotated
+}
+
+// Param is one parameter of an Operation.
+type Param struct {
+	Name        string `json:"name"`
+	Type        string `json:"type,omitempty"`  // the JSON Schema type: string, number, integer, boolean, array, object
+	Items       string `json:"items,omitempty"` // an array's item type
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required"`
 }
 
 // define adds d to the registry.
@@ -66,6 +100,8 @@ func (r *Registry) define(d Definition) error {
 		Spec:               Spec{Name: name, Aliases: appendNew(nil, d.Aliases...), Strictness: d.Strictness, Description: d.Description},
 		Examples:           d.Examples,
 		RequiresPermission: d.RequiresPermission,
+		ReadOnly:           d.ReadOnly && d.ParseCall == nil,
+		HasOperations:      d.Operations != nil,
 		Form:               d.Form,
 		def:                &d,
 	}
@@ -91,8 +127,10 @@ func (r *Registry) parseDefined(ctx context.Context, v *Verb, in Input) (intent.
 	var args map[string]any
 	var err error
 	switch {
+	case v.def.ParseCall != nil:
+		return r.parseCall(ctx, v, in)
 	case v.grammar != nil:
-		args, _, err = r.matchCustom(v, in)
+		args, _, err = r.matchCustom(ctx, v, in)
 	case v.def.Parse != nil:
 		args, err = v.def.Parse(ctx, in)
 		var pe *ParseError
@@ -121,4 +159,42 @@ func checkArgs(verb string, args map[string]any) error {
 		return fmt.Errorf("verbs: /%s: its arguments are not JSON: %w", verb, err)
 	}
 	return nil
+}
+
+// parseCall reads the arguments of a Go verb that builds its own intent.
+func (r *Registry) parseCall(ctx context.Context, v *Verb, in Input) (intent.Intent, error) {
+	c, err := v.def.ParseCall(ctx, in)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) && pe.Verb == "" {
+			pe.Verb = v.Name
+		}
+		return nil, err
+	}
+	if err := checkArgs(v.Name, c.Args); err != nil {
+		return nil, err
+	}
+	c.Verb, c.MapsTo, c.Inner = v.Name, v.Name, nil
+	return c, nil
+}
+
+// Approval says why call c must wait for approval, by the hook of the Go
+// verb it runs as; "" when it need not or the verb has no such hook.
+func (r *Registry) Approval(c Call) string {
+	v := r.by[c.Runs]
+	cu, ok := c.Intent.(intent.Custom)
+	if v == nil || v.def == nil || v.def.Approval == nil || !ok {
+		return ""
+	}
+	return v.def.Approval(cu)
+}
+
+// Operations lists the operations of verb name (an MCP server's tools),
+// doing what I/O that needs within ctx; nil for a verb without any.
+func (r *Registry) Operations(ctx context.Context, name string) ([]Operation, error) {
+	v := r.by[name]
+	if v == nil || v.def == nil || v.def.Operations == nil {
+		return nil, nil
+	}
+	return v.def.Operations(ctx)
 }

@@ -1,5 +1,5 @@
 // Package verbs owns the verb registry and the parsing of arguments into
-// typed intents (DIALECT.md §3, §5, §6).
+// typed intents (docs/language.md §3, §5, §6).
 //
 // A Registry holds the built-in verbs of the Pattern Dialect — their
 // aliases, strictness, descriptions, few-shot examples, authority and an
@@ -23,7 +23,7 @@
 // TypeAgent grammar and start rule. An alias several verbs claim is settled
 // by argument shape, then priority (Settle, ParseAction).
 //
-// Failures are *ParseError values with the codes of DIALECT.md §6, a
+// Failures are *ParseError values with the codes of docs/language.md §6, a
 // column, and a sentence for the model saying what would have been
 // accepted. WriteInstructions and WriteTable describe the registry for a
 // system prompt and for people.

@@ -128,7 +128,7 @@ func collectLiterals(alts []*grammarbridge.Alt, into map[string]bool) {
 
 func asNoMatch(err error, nm **grammarbridge.NoMatchError) bool { return errors.As(err, nm) }
 
-// impliedOp is the operation an alias implies (DIALECT.md §5: forget →
+// impliedOp is the operation an alias implies (docs/language.md §5: forget →
 // delete): the keyword put before the arguments unless they start with one.
 func impliedOp(verb, token string) string {
 	if verb != "recall" {
@@ -249,6 +249,11 @@ func buildContext(p *parser, val map[string]any) (intent.Intent, error) {
 		var ts1, ts2 []token
 		c.Old, ts1 = p.text(val["old"])
 		c.New, ts2 = p.text(val["new"])
+		for _, ts := range [][]token{ts1, ts2} {
+			if err := p.wholeQuote(ts); err != nil {
+				return nil, err
+			}
+		}
 		c.Refs = refs(append(ts1, ts2...))
 		if c.Old == "" {
 			return nil, missing(p, `%s needs the text to replace: /%s %s "old" -> "new".`, c.Block, p.verb, c.Block)
@@ -259,6 +264,35 @@ func buildContext(p *parser, val map[string]any) (intent.Intent, error) {
 		c.Label = p.str(val, "label")
 	}
 	return c, nil
+}
+
+// wholeQuote checks one side of a replacement: a quoted string stands
+// alone, since text around it (`"new" "extra"`) cannot be told apart from
+// the quotes it would keep.
+func (p *parser) wholeQuote(ts []token) error {
+	if len(ts) < 2 {
+		return nil
+	}
+	stray := -1
+	for k, t := range ts {
+		if t.kind == tQuoted {
+			stray = k
+			if k == 0 {
+				stray = 1
+			}
+			break
+		}
+	}
+	if stray < 0 {
+		return nil
+	}
+	c := max(col(p.args, ts[stray].pos)-(len(p.args)-len(p.in.Args)), 1)
+	shown := ts[stray].text
+	if !strconv.CanBackquote(shown) {
+		shown = strconv.Quote(shown)
+	}
+	return perr(codes.MalformedSyntax, p.verb, c, `/%s: at column %d, %s is outside the quoted text; quote the whole text once: /%s BLOCK "old" -> "new"`,
+		p.verb, c, shown, p.verb)
 }
 
 var domainWords = map[string]string{
@@ -356,7 +390,7 @@ func (p *parser) searchMod(s *intent.Search, m any) error {
 	return nil
 }
 
-// builtinDomains are the send domains of DIALECT.md §5.
+// builtinDomains are the send domains of docs/language.md §5.
 var builtinDomains = []string{"user", "agent", "channel", "bluesky", "discord"}
 
 func buildSend(r *Registry, via string) func(p *parser, val map[string]any) (intent.Intent, error) {

@@ -17,7 +17,8 @@ func FuzzParse(f *testing.F) {
 		f.Add(a.verb, a.in.Args, "")
 	}
 	for _, s := range []string{`+ "unterminated`, `-`, `@`, `"" -> ""`, `a="b c" __proto__=1`, `in archivs`, `> 0 weeks`,
-		`zw0 zq1 -> zq2`, `@[x] #t @7d ^9 *p &f role:user`, "caf\u0065\u0301 \xff", `+"glued"`, `-name`, `>2 weeks`} {
+		`zw0 zq1 -> zq2`, `@[x] #t @7d ^9 *p &f role:user`, "caf\u0065\u0301 \xff", `+"glued"`, `-name`, `>2 weeks`,
+		`-_x`, `-2024_notes`, `human "old" -> "new" "extra"`, `replace in h "a" with b "c"`} {
 		f.Add("recall", s, "x")
 		f.Add("search", s, "")
 		f.Add("context", s, "")

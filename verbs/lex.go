@@ -16,7 +16,7 @@ import (
 // rendering of the arguments in which every keyword it knows stays as
 // written and every other token is replaced by a placeholder of its class
 // and position ("zw3", "zq4"). Captured placeholders are mapped back to the
-// text as written, so glued punctuation survives (DIALECT.md §3) and no
+// text as written, so glued punctuation survives (docs/language.md §3) and no
 // user text can be mistaken for grammar syntax.
 
 // tokKind is the lexical class of an argument token.
@@ -45,8 +45,8 @@ type token struct {
 }
 
 // lex splits args into tokens. syms are the symbols the verb's grammar
-// uses; a leading "-" or ">" glued to a word is split off only when the
-// grammar knows it. An unterminated quote is MALFORMED_SYNTAX.
+// uses; a leading "-" glued to a name, or ">" or "<" glued to a number, is
+// split off only when the grammar knows it. An unterminated quote is MALFORMED_SYNTAX.
 func lex(verb, args string, syms map[string]bool) ([]token, *ParseError) {
 	var toks []token
 	i := 0
@@ -88,7 +88,7 @@ func lex(verb, args string, syms map[string]bool) ([]token, *ParseError) {
 			toks = append(toks, token{kind: tSym, text: chunk, body: chunk, pos: i, end: j})
 		case chunk == "+" && j < len(args) && args[j] == '"':
 			toks = append(toks, token{kind: tSym, text: "+", body: "+", pos: i, end: j})
-		case len(chunk) > 1 && syms[chunk[:1]] && (chunk[0] == '-' && isLetter(chunk[1:]) || (chunk[0] == '>' || chunk[0] == '<') && chunk[1] >= '0' && chunk[1] <= '9'):
+		case len(chunk) > 1 && syms[chunk[:1]] && (chunk[0] == '-' && startsName(chunk[1:]) || (chunk[0] == '>' || chunk[0] == '<') && chunk[1] >= '0' && chunk[1] <= '9'):
 			toks = append(toks, token{kind: tSym, text: chunk[:1], body: chunk[:1], pos: i, end: i + 1})
 			toks = append(toks, classify(chunk[1:], i+1))
 		default:
@@ -97,6 +97,13 @@ func lex(verb, args string, syms map[string]bool) ([]token, *ParseError) {
 		i = j
 	}
 	return toks, nil
+}
+
+// startsName reports whether s starts as a name may: a letter, a digit or
+// "_" ("-_x" and "-2024_notes" name blocks as "-log" does).
+func startsName(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func isLetter(s string) bool {

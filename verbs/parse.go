@@ -20,7 +20,7 @@ import (
 // verbs.ContentKind(action.Kind); verbs does not import detect.
 type ContentKind int
 
-// The content forms of DIALECT.md §3.
+// The content forms of docs/language.md §3.
 const (
 	NoContent ContentKind = iota
 	Quoted
@@ -30,7 +30,7 @@ const (
 )
 
 // MaxInput is the largest argument text plus content one action may carry
-// (DIALECT.md §7).
+// (docs/language.md §7).
 const MaxInput = 64 << 10
 
 // Input is one action's text, as the scanner split it.
@@ -60,7 +60,7 @@ type BlockMatcher interface {
 
 // Parse turns the arguments of one action into its intent. verb is the
 // canonical verb (see Verb); a verb's alias as written goes in in.Token.
-// Failures are *ParseError values with a DIALECT.md §6 code; other errors
+// Failures are *ParseError values with a docs/language.md §6 code; other errors
 // (a Blocks lookup failing, a cancelled ctx) are returned wrapped.
 func (r *Registry) Parse(ctx context.Context, verb string, in Input) (intent.Intent, error) {
 	v := r.by[strings.ToLower(verb)]
@@ -84,7 +84,7 @@ func (r *Registry) Parse(ctx context.Context, verb string, in Input) (intent.Int
 }
 
 // clean makes untrusted text safe to match: invalid UTF-8 replaced,
-// NFC-normalised (DIALECT.md §7).
+// NFC-normalised (docs/language.md §7).
 func clean(in Input) Input {
 	fix := func(s string) string {
 		if !utf8.ValidString(s) {
@@ -157,7 +157,10 @@ func (p *parser) run(b *builtin) (intent.Intent, error) {
 	if len(p.r.words) == 0 {
 		return b.build(p, nil)
 	}
-	m, err := b.grammar.Best(p.r.input)
+	m, err := b.grammar.BestContext(p.ctx, p.r.input)
+	if err != nil && p.ctx.Err() != nil {
+		return nil, p.ctx.Err() // the action's time ran out: TIMEOUT, not the model's mistake
+	}
 	if err != nil {
 		return nil, p.noMatch(b, err)
 	}
@@ -220,7 +223,7 @@ func (p *parser) noMatch(b *builtin, err error) error {
 func (p *parser) wantsMore(b *builtin) bool {
 	n := strconv.Itoa(len(p.r.words))
 	for _, ph := range []string{"zw", "zq", "za", "zu"} {
-		if ms, err := b.grammar.Match(p.r.input + " " + ph + n); err == nil && len(ms) > 0 {
+		if ms, err := b.grammar.MatchContext(p.ctx, p.r.input+" "+ph+n); err == nil && len(ms) > 0 {
 			return true
 		}
 	}
@@ -417,7 +420,7 @@ func startsWithKeyword(args string, kw map[string]bool) bool {
 }
 
 // bannedKeys rejects key=value payloads whose key JavaScript hosts would
-// treat as an object's prototype (DIALECT.md §7).
+// treat as an object's prototype (docs/language.md §7).
 func bannedKeys(verb, args string, toks []token) error {
 	for _, t := range toks {
 		if t.kind == tQuoted {
@@ -443,7 +446,7 @@ func isBanned(k string) bool {
 }
 
 // badRefs rejects tokens written as references that are none: @last.outpt,
-// an unclosed @[uri (DIALECT.md §3: never a silent empty string).
+// an unclosed @[uri (docs/language.md §3: never a silent empty string).
 func badRefs(verb, args string, toks []token) error {
 	for _, t := range toks {
 		if t.kind == tQuoted || t.kind == tRef {

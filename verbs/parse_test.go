@@ -29,7 +29,7 @@ var testBlocks = blocks{"project_notes": true, "meeting_notes": true, "human": t
 
 const diff = "--- a/notes\n+++ b/notes\n@@ -1 +1 @@\n-old line\n+new line\n"
 
-// TestParseForms covers every form of DIALECT.md §5, by its JSON intent.
+// TestParseForms covers every form of docs/language.md §5, by its JSON intent.
 func TestParseForms(t *testing.T) {
 	r := mustRegistry(t, nil, nil)
 	for _, tt := range []struct {
@@ -51,6 +51,10 @@ func TestParseForms(t *testing.T) {
 		{"recall name + append", "recall", Input{Args: `project_notes + "deadline moved to Friday"`}, `{"kind":"recall","op":"append","block":"project_notes","content":"deadline moved to Friday"}`},
 		{"recall append word", "recall", Input{Args: "append log went well @last.output"}, `{"kind":"recall","op":"append","block":"log","content":"went well @last.output","refs":[{"kind":"last.output","token":"@last.output"}]}`},
 		{"recall -name", "recall", Input{Args: "-log"}, `{"kind":"recall","op":"delete","block":"log"}`},
+		{"recall -_name", "recall", Input{Args: "-_x"}, `{"kind":"recall","op":"delete","block":"_x"}`},
+		{"recall -digits_name", "recall", Input{Args: "-2024_notes"}, `{"kind":"recall","op":"delete","block":"2024_notes"}`},
+		{"recall -name with a dot", "recall", Input{Args: "-v2.notes"}, `{"kind":"recall","op":"delete","block":"v2.notes"}`},
+		{"recall double dash is text", "recall", Input{Args: "--verbose"}, `{"kind":"recall","op":"search","query":"--verbose"}`},
 		{"recall delete", "recall", Input{Args: "delete log"}, `{"kind":"recall","op":"delete","block":"log"}`},
 		{"recall remove", "recall", Input{Args: "remove log"}, `{"kind":"recall","op":"delete","block":"log"}`},
 		{"recall forget alias deletes", "recall", Input{Token: "forget", Args: "log"}, `{"kind":"recall","op":"delete","block":"log"}`},
@@ -178,6 +182,11 @@ func TestParseFailures(t *testing.T) {
 		{"tell nobody", "tell", Input{}, codes.MissingArg, 0, "needs an agent"},
 		{"context bad shape", "context", Input{Args: "human likes tea"}, codes.MalformedSyntax, 13, "expected '->'"}, // the furthest point: "human likes" read as the block
 		{"context nothing", "context", Input{}, codes.MissingArg, 0, "needs a block"},
+		{"replacement with stray quoted text", "context", Input{Args: `human "old" -> "new" "extra"`}, codes.MalformedSyntax, 22, `"extra" is outside the quoted text`},
+		{"replacement with stray word", "context", Input{Args: `human "old" -> "new" please`}, codes.MalformedSyntax, 22, `please is outside`},
+		{"replaced text with stray quoted text", "context", Input{Args: `human "old" "x" -> "new"`}, codes.MalformedSyntax, 13, `"x" is outside`},
+		{"words then a quote", "context", Input{Args: `human likes "tea" -> coffee`}, codes.MalformedSyntax, 13, `"tea" is outside`},
+		{"replace with, stray quote", "context", Input{Args: `replace in human "old" with "new" "x"`}, codes.MalformedSyntax, 35, `"x" is outside`},
 		{"context no content", "context", Input{Args: "human"}, codes.MissingArg, 0, "content to add"},
 		{"context swap without label", "context", Input{Args: "swap persona"}, codes.MissingArg, 0, "expected"},
 		{"approve no id", "approve", Input{}, codes.MissingArg, 0, "/approve 12"},

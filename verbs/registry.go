@@ -28,6 +28,13 @@ type Verb struct {
 	// Form is the usage line of the verb's arguments, for instructions and
 	// failure messages.
 	Form string
+	// ReadOnly is set for a Go verb defined read-only: every call of it
+	// changes nothing.
+	ReadOnly bool
+	// HasOperations is set for a verb whose first argument names one of
+	// its operations (an MCP server's tools); Registry.Operations lists
+	// them.
+	HasOperations bool
 
 	grammar *grammarbridge.Grammar // a custom or Go verb's compiled grammar
 	def     *Definition            // a Go verb's definition, nil for others
@@ -111,7 +118,7 @@ type Registry struct {
 	executors map[string]Executor // by Call.Runs
 }
 
-// authorityVerbs need an authority role (DIALECT.md §5).
+// authorityVerbs need an authority role (docs/language.md §5).
 var authorityVerbs = map[string]bool{"approve": true, "deny": true, "escalate": true, "halt": true}
 
 // NewRegistry builds the registry from the built-in verbs and exts. Tools

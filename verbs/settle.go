@@ -56,7 +56,7 @@ func dropFallbacks[F any](fits []F, in func(F) intent.Intent) []F {
 	return specific
 }
 
-// Settle decides between verbs that claim the same alias (DIALECT.md §5):
+// Settle decides between verbs that claim the same alias (docs/language.md §5):
 // first by argument shape (the verbs whose grammar parses the arguments,
 // a specific form before a catch-all search), then by configured priority; a tie left is AMBIGUOUS_VERB naming the
 // candidates. Errors other than parse failures stop it.

@@ -22,7 +22,8 @@ func init() {
 	})
 }
 
-// detectOutput is one line of `dialect detect --json` (ARCHITECTURE.md);
+// detectOutput is one line of `dialect detect --json`, a form outside
+// checks rely on;
 // fields after args extend the contract.
 type detectOutput struct {
 	ID         json.RawMessage `json:"id,omitempty"`

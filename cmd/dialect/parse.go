@@ -18,7 +18,8 @@ func init() {
 	})
 }
 
-// parseOutput is what `dialect parse --json` prints (ARCHITECTURE.md).
+// parseOutput is what `dialect parse --json` prints, a form outside checks
+// rely on: verb, intent, code, message.
 type parseOutput struct {
 	Verb       *string         `json:"verb"`
 	Intent     json.RawMessage `json:"intent"`

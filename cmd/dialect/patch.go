@@ -27,7 +27,7 @@ func runPatch(ctx context.Context, sio *stdio, args []string) error {
 	}
 	switch args[0] {
 	case "apply":
-		return runPatchApply(sio, args[1:])
+		return runPatchApply(ctx, sio, args[1:])
 	case "diff":
 		return runPatchDiff(sio, args[1:])
 	}
@@ -35,8 +35,9 @@ func runPatch(ctx context.Context, sio *stdio, args []string) error {
 }
 
 // runPatchApply writes the patched text to stdout. Nothing is written when
-// the patch cannot be applied safely: the whole text is built first.
-func runPatchApply(sio *stdio, args []string) error {
+// the patch cannot be applied safely, or ctx ends first: the whole text is
+// built first.
+func runPatchApply(ctx context.Context, sio *stdio, args []string) error {
 	fs := newFlags(commands["patch"], sio)
 	file := fs.String("file", "", "the original text (- for stdin)")
 	diff := fs.String("patch", "", "the unified diff (- for stdin)")
@@ -65,7 +66,7 @@ func runPatchApply(sio *stdio, args []string) error {
 	if err != nil {
 		return err
 	}
-	out, rep, err := patch.ApplyWith(original, diffText, patch.Options{Strict: *strict, Fuzz: *fuzz, IgnoreWhitespace: ignoreWS})
+	out, rep, err := patch.ApplyContext(ctx, original, diffText, patch.Options{Strict: *strict, Fuzz: *fuzz, IgnoreWhitespace: ignoreWS})
 	if errors.Is(err, patch.ErrAmbiguous) {
 		return fmt.Errorf("%w (--strict applies a diff whose line numbers are right where they say)", err)
 	}

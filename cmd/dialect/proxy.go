@@ -12,12 +12,13 @@ import (
 
 	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/middleware"
+	"github.com/pattern-dialect/dialect/store"
 )
 
 func init() {
 	register(&command{
 		name:  "proxy",
-		usage: "--listen 127.0.0.1:PORT --upstream URL [--hide-actions] [--results-event] [--agent A] [--session S] [--config F] [--db PATH]",
+		usage: "--listen 127.0.0.1:PORT --upstream URL [--loop N] [--instructions] [--hide-actions] [--results-event] [--agent A] [--session S] [--config F] [--db PATH]",
 		short: "run the dialect in front of an OpenAI-compatible server",
 		run:   runProxy,
 	})
@@ -32,14 +33,37 @@ func runProxy(ctx context.Context, sio *stdio, args []string) error {
 	event := fs.Bool("results-event", false, `add an SSE event "dialect" with the results before [DONE]`)
 	agent := fs.String("agent", envOr("DIALECT_AGENT", ""), "agent for requests without an X-Dialect-Agent header ($DIALECT_AGENT)")
 	session := fs.String("session", envOr("DIALECT_SESSION", ""), "session for requests without an X-Dialect-Session header ($DIALECT_SESSION)")
+	turns := fs.Int("loop", 1, "model turns at most per request: run the actions and ask the upstream again with the results (1: pass the answer through)")
+	instr := fs.Bool("instructions", false, "add the dialect's instructions (dialect verbs --instructions) to each request's system prompt")
 	if _, err := fs.parse(args, 0, 0); err != nil {
 		return err
+	}
+	if *turns < 1 {
+		return usageError("--loop wants 1 or more model turns, got %d", *turns)
 	}
 	up, err := url.Parse(*upstream)
 	if *upstream == "" || err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
 		return usageError("--upstream wants an http or https URL, got %q", *upstream)
 	}
-	rt, err := fs.open(ctx)
+	logger := log.New(sio.err, "dialect proxy: ", 0)
+	// The conversation and failure logs are written off the response
+	// path, many to a transaction; Close (after Shutdown) writes what is
+	// queued.
+	cfg, err := fs.loadConfig()
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, cfg.Store.Path)
+	if err != nil {
+		return err
+	}
+	logs, err := store.NewBatched(st, 4096, func(err error) { logger.Print(err) })
+	if err != nil {
+		st.Close()
+		return err
+	}
+	defer logs.Close()
+	rt, err := fs.open(ctx, dialect.WithStore(logs))
 	if err != nil {
 		return err
 	}
@@ -55,7 +79,12 @@ func runProxy(ctx context.Context, sio *stdio, args []string) error {
 	if *event {
 		opts = append(opts, middleware.ResultsEvent())
 	}
-	logger := log.New(sio.err, "dialect proxy: ", 0)
+	if *turns > 1 {
+		opts = append(opts, middleware.Loop(*turns))
+	}
+	if *instr {
+		opts = append(opts, middleware.Instructions())
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return usageError("listen: %v", err)

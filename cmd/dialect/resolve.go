@@ -18,7 +18,8 @@ func init() {
 	})
 }
 
-// resolveOutput is one line of `dialect resolve --json` (ARCHITECTURE.md).
+// resolveOutput is one line of `dialect resolve --json`, a form outside
+// checks rely on: input, verb, tier, score, candidates, code.
 type resolveOutput struct {
 	Input      string            `json:"input"`
 	Verb       *string           `json:"verb"`

@@ -14,15 +14,21 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pattern-dialect/dialect/internal/mcp/mcptest"
 )
 
 // TestMain lets the test binary act as the dialect command when
 // DIALECT_BE_CLI is set, so that tests can run real processes of it.
+// It can also be an MCP server (mcptest) for the tests of [mcp] servers.
 func TestMain(m *testing.M) {
+	mcptest.Main()
 	if os.Getenv("DIALECT_BE_CLI") == "1" {
 		os.Exit(runMain(context.Background(), &stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeNPM()
+	os.Exit(code)
 }
 
 // runEnv isolates a test: its own database, no configuration file but

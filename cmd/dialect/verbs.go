@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/pattern-dialect/dialect/verbs"
 )
@@ -29,17 +31,29 @@ func runVerbs(ctx context.Context, sio *stdio, args []string) error {
 	}
 	defer rt.Close()
 	if *instr {
-		return rt.Verbs().WriteInstructions(sio.out)
+		// MCP servers are started to list their tools, each within its
+		// start timeout.
+		return rt.Verbs().WriteInstructionsContext(ctx, sio.out)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(sio.out)
 		enc.SetEscapeHTML(false)
+		var errs []error
 		for _, v := range rt.Verbs().Verbs() {
-			if err := enc.Encode(verbJSON(v)); err != nil {
+			o := verbJSON(v)
+			if v.HasOperations {
+				ops, err := rt.Verbs().Operations(ctx, v.Name)
+				if err != nil {
+					o.ToolsError = err.Error()
+					errs = append(errs, fmt.Errorf("/%s: %w", v.Name, err))
+				}
+				o.Tools = toolsJSON(ops)
+			}
+			if err := enc.Encode(o); err != nil {
 				return err
 			}
 		}
-		return nil
+		return errors.Join(errs...)
 	}
 	return rt.Verbs().WriteTable(sio.out)
 }
@@ -58,6 +72,31 @@ type verbOutput struct {
 	RequiresPermission bool     `json:"requires_permission"`
 	Priority           int      `json:"priority,omitempty"`
 	Grammar            string   `json:"grammar,omitempty"`
+	// Tools are an MCP server's tools; ToolsError says why they could not
+	// be listed.
+	Tools      []toolOutput `json:"tools,omitempty"`
+	ToolsError string       `json:"tools_error,omitempty"`
+}
+
+// toolOutput is one tool of an MCP server verb.
+type toolOutput struct {
+	Name        string        `json:"name"`
+	Description string        `json:"description,omitempty"`
+	Params      []verbs.Param `json:"params"`
+	ReadOnly    bool          `json:"read_only"`
+	Destructive bool          `json:"destructive"`
+}
+
+func toolsJSON(ops []verbs.Operation) []toolOutput {
+	out := make([]toolOutput, 0, len(ops))
+	for _, op := range ops {
+		t := toolOutput{Name: op.Name, Description: op.Description, Params: op.Params, ReadOnly: op.ReadOnly, Destructive: op.Destructive}
+		if t.Params == nil {
+			t.Params = []verbs.Param{}
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func verbJSON(v *verbs.Verb) verbOutput {

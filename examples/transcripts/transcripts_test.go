@@ -19,7 +19,7 @@ var want = map[string][]string{
 	"chain.txt":         {"search search ok "},
 	"content-block.txt": {"recall recall ok "},
 	"do-marker.txt":     {"recall recall ok "},
-	"mentions.txt":      {"recall recall skipped mid-message"},
+	"mentions.txt":      {"recall recall skipped mid-message", "recall recall skipped inside code"},
 	"misspelled.txt":    {"serch search ok ", "remeber  error AMBIGUOUS_VERB"},
 	"permission.txt":    {"send send pending PENDING_APPROVAL"},
 	"reconsidered.txt":  {`recall recall skipped reconsidered: "actually"`},

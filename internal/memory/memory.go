@@ -138,13 +138,13 @@ func (m mem) patchBlock(ctx context.Context, kind store.Kind, name, diff string)
 		// Models get whitespace and context slightly wrong; context lines
 		// are always checked against the stored text, and a hunk that fits
 		// two places is refused, so this cannot change the wrong place.
-		out, r, err := patch.ApplyWith(old, diff, patch.Options{Fuzz: patch.DefaultFuzz, IgnoreWhitespace: true})
+		out, r, err := patch.ApplyContext(ctx, old, diff, patch.Options{Fuzz: patch.DefaultFuzz, IgnoreWhitespace: true})
 		rep = r
 		return out, err
 	})
 	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			return "", err // the pipeline reports TIMEOUT or CANCELLED
 		}
 		return "", &codes.Error{Code: codes.PatchFailed, Msg: "the patch was not applied, the block is unchanged: " + err.Error(), Err: err}
 	}

@@ -36,7 +36,7 @@ type DB struct {
 // Path returns the file the database was opened from.
 func (db *DB) Path() string { return db.path }
 
-// DefaultPath returns the database file of ARCHITECTURE.md: $DIALECT_DB if
+// DefaultPath returns the default database file: $DIALECT_DB if
 // set, else $XDG_STATE_HOME/dialect/dialect.db, else
 // ~/.local/state/dialect/dialect.db. It does not create anything; Open
 // creates the directory.

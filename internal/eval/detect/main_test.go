@@ -17,9 +17,10 @@ func TestEvaluateFixture(t *testing.T) {
 	if sum.messages != 4 || sum.executable != 0 || sum.mismatches != 0 {
 		t.Fatalf("summary %+v", sum)
 	}
-	// /f and /ban; /help is code, /usr/bin/env and /ɪnˈtɜːprɪt/ paths,
-	// /recall/ a path, the URL not at a boundary.
-	if sum.candidates != 2 || sum.reasons["mid-message"] != 2 {
+	// /f and /ban are mentions, /recall in the code block is reported as
+	// inside code; /help is code and no verb, /usr/bin/env and
+	// /ɪnˈtɜːprɪt/ paths, /recall/ a path, the URL not at a boundary.
+	if sum.candidates != 3 || sum.reasons["mid-message"] != 2 || sum.reasons["inside code"] != 1 {
 		t.Errorf("candidates %d, reasons %v", sum.candidates, sum.reasons)
 	}
 	if want := 4 * (5 + 5); sum.checks != want {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/middleware"
+	"github.com/pattern-dialect/dialect/store"
 )
 
 // config is one evaluation run.
@@ -203,12 +204,30 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	dcfg.Store.Path = cfg.DB
-	rt, err := dialect.Open(ctx, dcfg)
+	// The proxy as `dialect proxy` runs it: the logs written off the
+	// response path (store.Batched); "proxy-sync" is the same proxy with
+	// every log written on it, in a store of its own.
+	st, err := store.Open(ctx, cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	logs, err := store.NewBatched(st, 4096, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer logs.Close()
+	rt, err := dialect.Open(ctx, dcfg, dialect.WithStore(logs))
 	if err != nil {
 		return nil, err
 	}
 	defer rt.Close()
+	scfg := *dcfg
+	scfg.Store.Path = cfg.DB + ".sync"
+	rtSync, err := dialect.Open(ctx, &scfg)
+	if err != nil {
+		return nil, err
+	}
+	defer rtSync.Close()
 
 	rep := &report{Messages: len(cfg.Messages), TTFB: map[string]stats{}, Statuses: map[dialect.Status]int{}}
 	var mu sync.Mutex
@@ -234,6 +253,16 @@ func run(ctx context.Context, cfg config) (*report, error) {
 		return nil, err
 	}
 	defer stopPx()
+	syncURL, stopSync, err := server(middleware.NewProxy(rtSync, u, newTransport(cfg.Concurrency), nil, count))
+	if err != nil {
+		return nil, err
+	}
+	defer stopSync()
+	loopURL, stopLoop, err := server(middleware.NewProxy(rt, u, newTransport(cfg.Concurrency), nil, middleware.Loop(3), middleware.Instructions()))
+	if err != nil {
+		return nil, err
+	}
+	defer stopLoop()
 
 	// A bare reverse proxy, built like the dialect's but without the
 	// middleware: the difference to it is what the dialect adds, the
@@ -252,6 +281,8 @@ func run(ctx context.Context, cfg config) (*report, error) {
 	middle := &http.Client{Transport: middleware.Transport(rt, newTransport(cfg.Concurrency), count)}
 	viaProxy := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	viaBare := &http.Client{Transport: newTransport(cfg.Concurrency)}
+	viaSync := &http.Client{Transport: newTransport(cfg.Concurrency)}
+	viaLoop := &http.Client{Transport: newTransport(cfg.Concurrency)}
 	paths := []struct {
 		name string
 		c    *http.Client
@@ -279,8 +310,26 @@ func run(ctx context.Context, cfg config) (*report, error) {
 			}
 		}
 	}
+	// The loop: an answer whose action runs, so that the proxy asks the
+	// upstream a second time (the echo of the results turn runs
+	// nothing). The upstream pauses after its first event as a model
+	// does; direct is one turn of the same answer.
+	totals := map[string][]time.Duration{}
+	for i := 0; i < cfg.TTFBSamples && cfg.Pause > 0; i++ {
+		for _, p := range order(i, []pathT{{"direct", direct, upURL}, {"loop", viaLoop, loopURL}}) {
+			f, tot, _, err := ttfb(p.c, p.base, loopMessage, cfg.Pause)
+			if err != nil {
+				return nil, fmt.Errorf("loop %s: %w", p.name, err)
+			}
+			firsts["loop:"+p.name] = append(firsts["loop:"+p.name], f)
+			totals[p.name] = append(totals[p.name], tot)
+		}
+	}
 	for name, ds := range firsts {
 		rep.TTFB[name] = summarise(ds)
+	}
+	for name, ds := range totals {
+		rep.TTFB["loop-total:"+name] = summarise(ds)
 	}
 
 	for _, stream := range []bool{true, false} {
@@ -288,7 +337,7 @@ func run(ctx context.Context, cfg config) (*report, error) {
 			name string
 			c    *http.Client
 			base string
-		}{{"direct", direct, upURL}, {"bare-proxy", viaBare, bareURL}, {"proxy", viaProxy, pxURL}} {
+		}{{"direct", direct, upURL}, {"bare-proxy", viaBare, bareURL}, {"proxy", viaProxy, pxURL}, {"proxy-sync", viaSync, syncURL}} {
 			kind := "sse"
 			if !stream {
 				kind = "json"
@@ -297,6 +346,21 @@ func run(ctx context.Context, cfg config) (*report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// loopMessage is an answer whose action runs.
+const loopMessage = "Let me work that out.\n/calc 6 * 7\n"
+
+type pathT struct {
+	name string
+	c    *http.Client
+	base string
+}
+
+// order takes turns: path i%len first.
+func order(i int, ps []pathT) []pathT {
+	out := append([]pathT(nil), ps[i%len(ps):]...)
+	return append(out, ps[:i%len(ps)]...)
 }
 
 // load sends cfg.Requests requests from cfg.Concurrency workers, each
@@ -370,6 +434,12 @@ func (r *report) print(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 	}
+	if d, l := r.TTFB["loop:direct"], r.TTFB["loop:loop"]; d.N > 0 {
+		td, tl := r.TTFB["loop-total:direct"], r.TTFB["loop-total:loop"]
+		fmt.Fprintf(w, "\nloop (proxy --loop 3 --instructions, 2 model turns; the upstream pauses after its first event), %d samples per path, alternated:\n", d.N)
+		fmt.Fprintf(w, "  first byte: direct p50 %s, through the loop p50 %s (added %s)\n", d.P50, l.P50, l.P50-d.P50)
+		fmt.Fprintf(w, "  whole answer: direct (1 turn) p50 %s, loop (2 turns) p50 %s; added per extra turn beyond the model's own: %s\n", td.P50, tl.P50, tl.P50-2*td.P50)
+	}
 	fmt.Fprintf(w, "\nload (loopback, whole responses read):\n")
 	byName := map[string]loadResult{}
 	for _, l := range r.Load {
@@ -378,7 +448,7 @@ func (r *report) print(w io.Writer) {
 	for _, l := range r.Load {
 		path, kind, _ := strings.Cut(l.Name, "/")
 		extra := ""
-		vs := map[string]string{"bare-proxy": "direct", "proxy": "bare-proxy"}[path]
+		vs := map[string]string{"bare-proxy": "direct", "proxy": "bare-proxy", "proxy-sync": "bare-proxy"}[path]
 		if b, ok := byName[vs+"/"+kind]; ok {
 			extra = fmt.Sprintf("  vs %s: throughput x%.2f, p50 %+v, p99 %+v", vs, l.ReqPerS/b.ReqPerS, l.Latency.P50-b.Latency.P50, l.Latency.P99-b.Latency.P99)
 		}

@@ -28,7 +28,12 @@ func TestEvalSmall(t *testing.T) {
 			t.Errorf("ttfb %s: %+v", p, s)
 		}
 	}
-	if len(rep.Load) != 6 {
+	for _, p := range []string{"loop:direct", "loop:loop", "loop-total:direct", "loop-total:loop"} {
+		if s := rep.TTFB[p]; s.N != 6 || s.P50 <= 0 {
+			t.Errorf("loop %s: %+v", p, s)
+		}
+	}
+	if len(rep.Load) != 8 {
 		t.Fatalf("%d load runs", len(rep.Load))
 	}
 	for _, l := range rep.Load {
@@ -44,7 +49,7 @@ func TestEvalSmall(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.print(&out)
-	for _, want := range []string{"added p50", "pauses after the first event", "proxy/sse", "proxy/json", "vs bare-proxy: throughput x"} {
+	for _, want := range []string{"added p50", "pauses after the first event", "proxy/sse", "proxy/json", "vs bare-proxy: throughput x", "proxy-sync/json", "added per extra turn"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
