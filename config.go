@@ -14,8 +14,8 @@ import (
 	"github.com/pattern-dialect/dialect/detect"
 	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/fuzzy"
-	"github.com/pattern-dialect/dialect/internal/telemetry"
 	"github.com/pattern-dialect/dialect/internal/mcp"
+	"github.com/pattern-dialect/dialect/internal/telemetry"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 

@@ -36,7 +36,7 @@ type Runtime struct {
 	detect   detect.Options
 	exec     *executor.Set
 	blocks   memory.Blocks
-	tel      *recorder // nil: telemetry off
+	tel      *recorder    // nil: telemetry off
 	mcp      *mcp.Manager // the [mcp] servers, started on first use
 
 	mu     sync.Mutex
