@@ -32,6 +32,7 @@ type Config struct {
 	Resolve ResolveConfig   `toml:"resolve"`
 	Dialect DialectConfig   `toml:"dialect"`
 	Store   StoreConfig     `toml:"store"`
+	Memory  MemoryConfig    `toml:"memory"`
 	Run     RunConfig       `toml:"run"`
 	Exec    executor.Config `toml:"exec"`
 
@@ -139,6 +140,15 @@ type TelemetryConfig struct {
 	Protocol    string `toml:"protocol"`
 	ServiceName string `toml:"service_name"`
 	MessageText bool   `toml:"message_text"`
+}
+
+// MemoryConfig bounds memory blocks, in characters ([memory]): a write
+// that would pass a block's limit is refused with BLOCK_FULL before
+// anything is written. 0 means no limit.
+type MemoryConfig struct {
+	ArchivalLimit int            `toml:"archival_limit"`
+	WorkingLimit  int            `toml:"working_limit"`
+	Limits        map[string]int `toml:"limits"` // by block name, over its kind's limit
 }
 
 // RunConfig configures execution.
@@ -306,6 +316,17 @@ func (c *Config) validate(name string, data []byte) error {
 	}
 	if err := telemetry.CheckProtocol(c.Telemetry.Protocol); err != nil {
 		bad("telemetry.protocol", err.Error())
+	}
+	if c.Memory.ArchivalLimit < 0 {
+		bad("memory.archival_limit", "must not be negative")
+	}
+	if c.Memory.WorkingLimit < 0 {
+		bad("memory.working_limit", "must not be negative")
+	}
+	for name, n := range c.Memory.Limits {
+		if n < 0 {
+			bad("memory.limits", fmt.Sprintf("%q: a limit must not be negative", name))
+		}
 	}
 	if c.Run.ActionTimeout.Duration <= 0 {
 		bad("run.action_timeout", "must be a positive duration")

@@ -47,6 +47,7 @@ func (rt *Runtime) bind(msg Message, verb string, it intent.Intent) (verbs.Call,
 	case intent.Web:
 		c.Target = "web"
 	}
+	c.Op, c.Args = verbs.OperationOf(c.Intent), verbs.Argument(c.Intent)
 	return c, nil
 }
 
@@ -84,12 +85,16 @@ func (rt *Runtime) gate(ctx context.Context, st store.Store, marker string, c ve
 		}
 		return verdict{status: StatusOK}
 	}
-	rule, ruled, err := st.Rule(ctx, c.Agent, c.Runs, c.Target)
+	rule, ruled, err := st.MatchRule(ctx, action(c))
 	if err != nil {
 		return verdict{StatusPending, "the standing rules could not be read"}
 	}
-	if ruled && rule == store.Deny {
-		return verdict{StatusDenied, fmt.Sprintf("a standing rule denies /%s%s", c.Runs, onTarget(c.Target))}
+	if ruled && rule.Decision == store.Deny {
+		why := fmt.Sprintf("standing rule #%d denies %s", rule.ID, describeCall(c))
+		if rule.Note != "" {
+			why += fmt.Sprintf("; %s said: %q", agentOr(rule.By, "the owner"), rule.Note)
+		}
+		return verdict{StatusDenied, why}
 	}
 	switch marker {
 	case "!":
@@ -97,7 +102,7 @@ func (rt *Runtime) gate(ctx context.Context, st store.Store, marker string, c ve
 	case "?ask":
 		return verdict{StatusPending, "marked ?ask"}
 	}
-	allowed := ruled && rule == store.Allow
+	allowed := ruled && rule.Decision == store.Allow
 	switch {
 	case allowed:
 	case rt.requiresPermission(c):
@@ -163,11 +168,29 @@ func agentName(a string) string {
 	return a
 }
 
-func onTarget(t string) string {
-	if t == "" {
-		return ""
+// action is a call as standing rules see it.
+func action(c verbs.Call) store.Action {
+	return store.Action{Agent: agentName(c.Agent), Verb: c.Runs, Op: c.Op, Target: c.Target, Args: c.Args}
+}
+
+// describeCall names a call in a few words: "/recall insert", "/send post
+// to bluesky".
+func describeCall(c verbs.Call) string {
+	s := "/" + c.Runs
+	if c.Op != "" {
+		s += " " + c.Op
 	}
-	return " to " + t
+	if c.Target != "" && c.Target != c.Runs {
+		s += " to " + c.Target
+	}
+	return s
+}
+
+func agentOr(a, def string) string {
+	if a == "" {
+		return def
+	}
+	return a
 }
 
 // enqueue records a call for approval: exactly the call the gate decided

@@ -95,7 +95,7 @@ func FuzzGate(f *testing.F) {
 			if !approve {
 				return
 			}
-			if res, err := e.rt.Approve(context.Background(), r.Pending, "owner", false); err != nil || res.Status != StatusOK {
+			if res, err := e.rt.Approve(context.Background(), r.Pending, "owner", nil); err != nil || res.Status != StatusOK {
 				t.Fatalf("%s: approve: %+v %v", line, res, err)
 			}
 			got := e.sent()

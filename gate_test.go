@@ -92,7 +92,11 @@ func TestGateTargetCase(t *testing.T) {
 	}
 	// A deny rule made for one spelling stops every spelling.
 	pend, _ := mustStore(t, rt).PendingList(context.Background(), store.StatusPending)
-	if err := rt.Deny(context.Background(), pend[0].ID, "owner", "no", true); err != nil {
+	rule, err := rt.RuleFor(context.Background(), pend[0].ID, store.Deny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rt.Deny(context.Background(), pend[0].ID, "owner", "no", &rule); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range []string{`/send @agent @ANCHOR "y"`, `/tell @Anchor "y"`, `/send @AGENT @anchor "y"`} {
@@ -106,7 +110,7 @@ func TestGateTargetCase(t *testing.T) {
 	if r.Status != StatusPending {
 		t.Fatalf("an upper-case permission target: %+v", r)
 	}
-	if res, err := rt2.Approve(context.Background(), r.Pending, "owner", false); err != nil || res.Status != StatusOK {
+	if res, err := rt2.Approve(context.Background(), r.Pending, "owner", nil); err != nil || res.Status != StatusOK {
 		t.Fatalf("approve: %+v %v", res, err)
 	}
 	if d := sent2(); len(d) != 1 || d[0] != (delivered{"agent", "anchor", "hello"}) {
@@ -188,7 +192,7 @@ default_target = { type = "bluesky" }
 
 	rt2, sent2 := gateRuntime(t, "[dialect.verbs.notify]\nmaps_to = \"send\"\ndefault_target = { type = \"agent\", id = \"anchor\" }\n")
 	st := mustStore(t, rt2)
-	if err := st.AddRule(context.Background(), "worker", "send", "agent:anchor", store.Deny, "owner"); err != nil {
+	if _, err := st.SaveRule(context.Background(), store.Rule{Agent: "worker", Verb: "send", Op: "*", Target: "agent:anchor", Args: "*", Decision: store.Deny, By: "owner"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range []string{`/tell @anchor "x"`, `/send @agent @Anchor "x"`, `/notify "x"`} {

@@ -101,7 +101,7 @@ func TestMCPRun(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Verb != "notes" || list[0].Target != "mcp:notes/write_note" {
 		t.Fatalf("queue: %+v %v", list, err)
 	}
-	got, err := rt.Approve(context.Background(), res[0].Pending, "owner", false)
+	got, err := rt.Approve(context.Background(), res[0].Pending, "owner", nil)
 	if err != nil || got.Status != StatusOK || got.Output != "wrote plan (12 bytes)" {
 		t.Fatalf("approve: %+v %v", got, err)
 	}
@@ -167,13 +167,17 @@ func TestMCPGate(t *testing.T) {
 		rt := openRuntime(t, notesTOML("notes", dir, ""))
 		st, _ := rt.Store(ctx)
 		res := run(t, rt, "/notes write_note name=a content=1\n")
-		if _, err := rt.Approve(ctx, res[0].Pending, "owner", true); err != nil {
+		rule, err := rt.RuleFor(ctx, res[0].Pending, store.Allow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rt.Approve(ctx, res[0].Pending, "owner", &rule); err != nil {
 			t.Fatal(err)
 		}
 		if res = run(t, rt, "/notes write_note name=b content=2\n"); res[0].Status != StatusOK {
 			t.Errorf("after approve --always: %+v", res[0])
 		}
-		if err := st.AddRule(ctx, "scout", "notes", "*", store.Deny, "owner"); err != nil {
+		if _, err := st.SaveRule(ctx, store.Rule{Agent: "scout", Verb: "notes", Op: "*", Target: "*", Args: "*", Decision: store.Deny, By: "owner"}); err != nil {
 			t.Fatal(err)
 		}
 		if res = run(t, rt, "/notes read_note a\n"); res[0].Status != StatusDenied {
@@ -254,7 +258,7 @@ func TestMCPInstructions(t *testing.T) {
 	dir := t.TempDir()
 	rt := openRuntime(t, notesTOML("notes", dir, ""))
 	var b bytes.Buffer
-	if err := rt.Verbs().WriteInstructionsContext(context.Background(), &b); err != nil {
+	if err := rt.Instructions(context.Background(), &b, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -271,7 +275,7 @@ func TestMCPInstructions(t *testing.T) {
 	// A server that cannot start is named in the text and the error.
 	rt = openRuntime(t, notesTOML("crash", t.TempDir(), ""))
 	b.Reset()
-	err := rt.Verbs().WriteInstructionsContext(context.Background(), &b)
+	err := rt.Instructions(context.Background(), &b, "")
 	if err == nil || !strings.Contains(err.Error(), "notes could not start") || !strings.Contains(b.String(), "tools: unavailable (the MCP server notes could not start") {
 		t.Errorf("got %v:\n%s", err, b.String())
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/detect"
+	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/failures"
 	"github.com/pattern-dialect/dialect/intent"
 	"github.com/pattern-dialect/dialect/store"
@@ -89,7 +90,7 @@ func (rt *Runtime) Parse(ctx context.Context, text string, blocks verbs.Blocks) 
 		blocks = rt.blocks
 	}
 	if _, err := rt.parse(ctx, v, a, blocks, &r); err != nil {
-		rt.fail(ctx, err, &r)
+		rt.fail(ctx, err, &r, nil)
 		r.Status, r.Stage = "", "parse"
 	}
 	return r
@@ -166,7 +167,7 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, v *vocab, acts [
 		results = append(results, r)
 	}
 	// What ran is recorded even when the caller gave up meanwhile.
-	if err := rt.logOutcome(context.WithoutCancel(ctx), msg, fails, succeeded); err != nil {
+	if err := rt.logOutcome(context.WithoutCancel(ctx), msg, acts, fails, succeeded); err != nil {
 		return results, err
 	}
 	if halted {
@@ -181,26 +182,26 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, v *vocab, acts [
 func (rt *Runtime) runOne(ctx context.Context, msg Message, v *vocab, a *detect.Action, r *Result) (*failures.Failure, bool) {
 	ctx, cancel := context.WithTimeout(ctx, rt.cfg.Run.ActionTimeout.Duration)
 	defer cancel()
-	stop := func(stage string, err error) (*failures.Failure, bool) {
+	stop := func(stage string, err error, c *verbs.Call) (*failures.Failure, bool) {
 		r.Stage = stage
-		return rt.fail(ctx, err, r).row(msg, a, r), false
+		return rt.fail(ctx, err, r, c).row(msg, a, r), false
 	}
 	it, err := rt.parse(ctx, v, a, rt.blocks, r)
 	if err != nil {
-		return stop("parse", err)
+		return stop("parse", err, nil)
 	}
 	it, err = rt.resolveRefs(ctx, msg, it)
 	if err != nil {
-		return stop("references", err)
+		return stop("references", err, nil)
 	}
 	r.Intent = it
 	c, err := rt.bind(msg, r.Verb, it)
 	if err != nil {
-		return stop("bind", err)
+		return stop("bind", err, nil)
 	}
 	st, err := rt.Store(ctx)
 	if err != nil {
-		return stop("gate", err)
+		return stop("gate", err, &c)
 	}
 	switch g := rt.gate(ctx, st, a.Marker, c); g.status {
 	case StatusDenied:
@@ -209,7 +210,7 @@ func (rt *Runtime) runOne(ctx context.Context, msg Message, v *vocab, a *detect.
 	case StatusPending:
 		id, err := rt.enqueue(ctx, st, msg, rawAction(msg.Text, a), c, g.why)
 		if err != nil {
-			return stop("gate", err)
+			return stop("gate", err, &c)
 		}
 		r.Status, r.Code, r.Pending, r.Stage = StatusPending, codes.PendingApproval, id, "gate"
 		r.Output = fmt.Sprintf("/%s needs approval (%s) — queued as #%d", r.Verb, g.why, id)
@@ -225,7 +226,7 @@ func (rt *Runtime) runOne(ctx context.Context, msg Message, v *vocab, a *detect.
 	}
 	out, err := rt.registry.Execute(ctx, c)
 	if err != nil {
-		return stop("execute", err)
+		return stop("execute", err, &c)
 	}
 	rt.finish(ctx, st, c, out, r)
 	auth, isAuth := c.Intent.(intent.Authority)
@@ -276,9 +277,13 @@ func (f *failure) row(msg Message, a *detect.Action, r *Result) *failures.Failur
 	}
 }
 
-// fail fills r for err. A model's mistake (a model code) gets a detail to
-// log; a failure of the world does not.
-func (rt *Runtime) fail(ctx context.Context, err error, r *Result) *failure {
+// fail fills r for err. c is the bound call, nil when the failure came
+// before binding. A model's mistake (a model code) gets a detail to log; a
+// failure of the world does not. The typed cause of an executor's failure
+// (a command's exit status and stderr, a webhook's status and body) goes
+// into the output, for the person and the model, and into the data, for
+// programs.
+func (rt *Runtime) fail(ctx context.Context, err error, r *Result, c *verbs.Call) *failure {
 	r.Status = StatusError
 	var pe *verbs.ParseError
 	var ce *codes.Error
@@ -288,11 +293,19 @@ func (rt *Runtime) fail(ctx context.Context, err error, r *Result) *failure {
 		return failed(parseDetail(pe, rt.cfg.Detect.MaxActionBytes))
 	case errors.As(err, &ce):
 		r.Code, r.Output = ce.Code, ce.Msg
+		var cmd *executor.CommandError
+		var status *executor.StatusError
+		switch {
+		case errors.As(err, &cmd):
+			r.Output, r.Data = err.Error(), map[string]any{"command": cmd}
+		case errors.As(err, &status):
+			r.Output, r.Data = err.Error(), map[string]any{"http": status}
+		}
 		if ce.Code == codes.PermissionDenied {
 			r.Status = StatusDenied
 		}
 		if ce.Code.ModelFault() {
-			return failed(otherDetail(ce.Code, ce.Msg))
+			return failed(execDetail(ce, c))
 		}
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		r.Code, r.Output = codes.Timeout, fmt.Sprintf("/%s took longer than %s and was stopped", r.Verb, rt.cfg.Run.ActionTimeout.Duration)
@@ -325,7 +338,7 @@ func (rt *Runtime) scanFailure(v *vocab, a *detect.Action, r *Result) *failure {
 			r.Output = fmt.Sprintf("/%s is not a verb", a.Token)
 		}
 		f := &failure{}
-		for _, c := range w.res.Candidates {
+		for _, c := range w.offered() {
 			f.candidates = append(f.candidates, failures.Candidate{Verb: c.Verb, Tier: c.Tier.String(), Score: c.Score})
 		}
 		switch r.Code {
@@ -363,9 +376,12 @@ func flagList(flags []string) string {
 // logOutcome records the message's failures and successes, and the
 // message itself when [store] log_messages is on. A lost row is an error
 // the caller sees.
-func (rt *Runtime) logOutcome(ctx context.Context, msg Message, fails []failures.Failure, ok int) error {
-	logMsg := rt.cfg.Store.LogMessages && strings.TrimSpace(msg.Text) != ""
-	if len(fails) == 0 && ok == 0 && !logMsg {
+func (rt *Runtime) logOutcome(ctx context.Context, msg Message, acts []detect.Action, fails []failures.Failure, ok int) error {
+	var prose string
+	if rt.cfg.Store.LogMessages {
+		prose = strings.TrimSpace(proseOf(msg.Text, acts))
+	}
+	if len(fails) == 0 && ok == 0 && prose == "" {
 		return nil
 	}
 	st, err := rt.Store(ctx)
@@ -382,15 +398,43 @@ func (rt *Runtime) logOutcome(ctx context.Context, msg Message, fails []failures
 			return fmt.Errorf("failure log: %w", err)
 		}
 	}
-	if logMsg {
+	if prose != "" {
 		// Logged after its actions ran, so that @last.message in it names
-		// the message before.
-		m := store.Message{Session: msg.Session, Role: "assistant", Agent: msg.Agent, Model: msg.Model, Content: msg.Text}
+		// the message before. What is logged is what a person reads: the
+		// prose, without the action lines, which the runtime records
+		// elsewhere (outputs, the failure log); its labels are the #tags
+		// and *project written anywhere in it, actions included.
+		m := store.Message{Session: msg.Session, Role: "assistant", Agent: msg.Agent, Model: msg.Model, Content: prose}
+		m.Tags, m.Project = verbs.Labels(msg.Text)
 		if _, err := st.LogMessage(ctx, m); err != nil {
 			return fmt.Errorf("conversation log: %w", err)
 		}
 	}
 	return nil
+}
+
+// proseOf returns text without its line actions: each one's line, from
+// its start (a list bullet or quote marker included), and its content
+// block. Inline mentions are prose and stay.
+func proseOf(text string, acts []detect.Action) string {
+	var b strings.Builder
+	at := 0
+	for _, a := range acts {
+		if a.Inline || a.Span.Start < at || a.Span.End > len(text) {
+			continue
+		}
+		start := strings.LastIndexByte(text[:a.Span.Start], '\n') + 1
+		if start < at {
+			start = at
+		}
+		b.WriteString(text[at:start])
+		at = a.Span.End
+		if at < len(text) && text[at] == '\n' {
+			at++
+		}
+	}
+	b.WriteString(text[at:])
+	return b.String()
 }
 
 // rawAction returns the action's text as written, bounded.

@@ -81,15 +81,26 @@ func (w word) code() codes.Code {
 	return w.res.Code
 }
 
-// candidates are the verbs an unresolved token may have meant.
+// candidates are the verbs an unresolved token may have meant: the tied
+// verbs of AMBIGUOUS_VERB, the suggestions of UNKNOWN_VERB.
 func (w word) candidates() []string {
 	var out []string
-	for _, c := range w.res.Candidates {
+	for _, c := range w.offered() {
 		if !slices.Contains(out, c.Verb) {
 			out = append(out, c.Verb)
 		}
 	}
 	return out
+}
+
+// offered is what the model is offered for an unresolved token: the
+// suggestions of UNKNOWN_VERB (never settled nor run), else the resolver's
+// candidates.
+func (w word) offered() []fuzzy.Candidate {
+	if w.res.Code == codes.UnknownVerb {
+		return w.res.Suggestions
+	}
+	return w.res.Candidates
 }
 
 // vocab adapts the resolve stage to detect.Vocabulary for one message:

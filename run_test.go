@@ -133,16 +133,16 @@ func TestRunApprovalFlow(t *testing.T) {
 	if names, _ := mustStore(t, rt).Names(ctx, store.Archival); len(names) != 1 {
 		t.Errorf("approved action did not run: %v", names)
 	}
-	if _, err := rt.Approve(ctx, id, "owner", false); err == nil {
+	if _, err := rt.Approve(ctx, id, "owner", nil); err == nil {
 		t.Error("an action was approved twice")
 	}
 
 	res = run(t, rt, "Again.\n/recall + \"other\" ?ask\n")
 	id2 := res[0].Pending
-	if err := rt.Deny(ctx, id2, "owner", "no", false); err != nil {
+	if _, err := rt.Deny(ctx, id2, "owner", "no", nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rt.Approve(ctx, id2, "owner", false); codes.Of(err) != codes.AlreadyDecided {
+	if _, err := rt.Approve(ctx, id2, "owner", nil); codes.Of(err) != codes.AlreadyDecided {
 		t.Errorf("approving a denied action: %v", err)
 	}
 	if names, _ := mustStore(t, rt).Names(ctx, store.Archival); len(names) != 1 {

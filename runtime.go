@@ -175,7 +175,9 @@ func (rt *Runtime) registryOptions(defs []verbs.Definition) verbs.Options {
 	if st, err := os.Stat(c.Source); err == nil && !st.IsDir() {
 		o.GrammarDir = filepath.Dir(c.Source)
 	}
-	mem := memory.Executor{Store: rt.Store}
+	mem := memory.Executor{Store: rt.Store, Limits: memory.Limits{
+		Archival: c.Memory.ArchivalLimit, Working: c.Memory.WorkingLimit, Blocks: c.Memory.Limits,
+	}}
 	auth := verbs.ExecutorFunc(rt.authority)
 	for _, k := range []string{"recall", "context", "search"} {
 		o.Executors[k] = mem
@@ -190,9 +192,30 @@ func fuzzyEntries(reg *verbs.Registry) []fuzzy.Entry {
 	vs := reg.Verbs()
 	out := make([]fuzzy.Entry, 0, len(vs))
 	for _, v := range vs {
-		out = append(out, fuzzy.Entry{Verb: v.Name, Names: v.Aliases, Strictness: v.Strictness, Priority: v.Priority})
+		out = append(out, fuzzy.Entry{Verb: v.Name, Names: append(slices.Clone(v.Aliases), v.Compounds...), Strictness: v.Strictness, Priority: v.Priority})
 	}
 	return out
+}
+
+// Instructions writes the instructions for agent's system prompt: how to
+// write actions, and the verbs, forms, destinations and references that
+// work here for that agent — its authority roles, the send routes in
+// force, /web only with a provider, the references this runtime resolves.
+func (rt *Runtime) Instructions(ctx context.Context, w io.Writer, agent string) error {
+	if err := checkAgent(agent); err != nil {
+		return err
+	}
+	return rt.registry.WriteInstructions(ctx, w, rt.scope(agent))
+}
+
+// scope is what works here for agent, as the instructions teach it.
+func (rt *Runtime) scope(agent string) verbs.Scope {
+	sc := verbs.Scope{Web: rt.exec.Web.Configured(), Refs: rt.Refs(), Conversations: rt.cfg.Store.LogMessages,
+		Routes: rt.exec.Sender.Routes()}
+	if a, ok := rt.cfg.Agents[agentName(agent)]; ok {
+		sc.Roles = a.Authority
+	}
+	return sc
 }
 
 // Config returns the configuration the runtime was built from.

@@ -62,6 +62,7 @@ const (
 	UnsupportedIntent Code = "UNSUPPORTED_INTENT"  // an intent no executor carries out
 	ServerFailed      Code = "SERVER_FAILED"       // an MCP server could not start, or its connection broke
 	ToolFailed        Code = "TOOL_FAILED"         // an MCP tool answered with an error (isError)
+	BlockFull         Code = "BLOCK_FULL"          // a memory write that would pass the block's size limit
 )
 
 // modelCodes are the codes of a model's mistake, in the order of the
@@ -107,6 +108,10 @@ type Error struct {
 	Code Code
 	Msg  string
 	Err  error
+	// Subject is what the failure is about, as the model wrote it (the
+	// unit calc did not know, the format fetch was asked for), when one
+	// word or phrase is; the failure log groups model codes by it.
+	Subject string
 }
 
 // Errorf returns an *Error with code and a formatted message.

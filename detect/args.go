@@ -17,7 +17,9 @@ func (s *Scanner) parseAction(line []byte, i, start int, inline bool) {
 	a := Action{Inline: inline, lineAction: !inline}
 	a.Span = Span{Start: start + i, End: start + len(line), Line: s.line, Col: utf8.RuneCount(line[:i]) + 1}
 	ts, end, verb, ok, do := s.readVerb(line, i)
-	a.Token, a.Do = cleanText(line[ts:end]), do
+	// The token stays as written (valid UTF-8): whoever resolves it again
+	// must see what Resolve saw, not its NFC form.
+	a.Token, a.Do = string(bytes.ToValidUTF8(line[ts:end], []byte("\uFFFD"))), do
 	if ok {
 		a.Verb = verb
 		if !inline {
@@ -102,10 +104,14 @@ func (s *Scanner) readVerb(line []byte, i int) (ts, end int, verb string, ok, do
 			}
 		}
 	}
-	name := norm.NFC.String(string(line[ts:te]))
-	verb, ok = s.vocab.Resolve(name)
+	// The verb, extended word by word while a longer phrase is registered.
+	// Resolve gets the words as written and normalises them itself: NFC
+	// turns U+212A KELVIN SIGN into K, and a letter that normalises onto
+	// ASCII must never make a strict verb (docs/language.md §4).
+	raw := string(line[ts:te])
+	verb, ok = s.vocab.Resolve(raw)
 	end = te
-	for cur, curEnd := name, te; s.vocab.Extends(cur); {
+	for cur, rawCur, curEnd := norm.NFC.String(raw), raw, te; s.vocab.Extends(cur); {
 		k := skipBlank(line, curEnd)
 		if k == curEnd {
 			break
@@ -114,9 +120,10 @@ func (s *Scanner) readVerb(line []byte, i int) (ts, end int, verb string, ok, do
 		if e == k || !tokenEnds(line, e) {
 			break // "/search web.dev", "/search web's": not the phrase "search web"
 		}
-		cur = cur + " " + norm.NFC.String(string(line[k:e]))
+		w := string(line[k:e])
+		cur, rawCur = cur+" "+norm.NFC.String(w), rawCur+" "+w
 		curEnd = e
-		if v, ok2 := s.vocab.Resolve(cur); ok2 {
+		if v, ok2 := s.vocab.Resolve(rawCur); ok2 {
 			verb, ok, end = v, true, e
 		}
 	}

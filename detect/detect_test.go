@@ -2,6 +2,7 @@ package detect
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -306,5 +307,35 @@ func TestPathologicalLines(t *testing.T) {
 		if got := scanSize(s, []byte(msg), 7); !same(got, clone(as)) {
 			t.Error("7-byte chunks disagree")
 		}
+	}
+}
+
+// recordingVocab records the tokens the scanner asks about.
+type recordingVocab struct {
+	v      Vocabulary
+	tokens []string
+}
+
+func (r *recordingVocab) Resolve(t string) (string, bool) {
+	r.tokens = append(r.tokens, t)
+	return r.v.Resolve(t)
+}
+func (r *recordingVocab) Extends(p string) bool { return r.v.Extends(p) }
+
+// The vocabulary gets the verb as written, not NFC-normalised: NFC turns
+// U+212A KELVIN SIGN into K, and a resolver must be able to refuse a
+// strict verb spelled with it (DIALECT.md §4). The action's Token is the
+// same text, so that resolving it again gives the same answer;
+// StaticVocabulary normalises for itself.
+func TestVocabularySeesTokenAsWritten(t *testing.T) {
+	rec := &recordingVocab{v: NewStaticVocabulary(map[string]string{"ok": "approve", "café": "cafe", "note to self": "memo"})}
+	as := Scan(rec, DefaultOptions(), []byte("/o\u212a 5\n/cafe\u0301 x\n/note to \u017felf\n"))
+	for _, want := range []string{"o\u212a", "cafe\u0301", "note to \u017felf"} {
+		if !slices.Contains(rec.tokens, want) {
+			t.Errorf("the vocabulary was not asked about %+q; it got %+q", want, rec.tokens)
+		}
+	}
+	if len(as) != 3 || as[0].Token != "o\u212a" || as[1].Token != "cafe\u0301" || as[1].Verb != "cafe" {
+		t.Fatalf("actions: %+v", as)
 	}
 }

@@ -1,6 +1,10 @@
 package detect
 
-import "strings"
+import (
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+)
 
 // Vocabulary is what the scanner knows about verbs. The scanner calls it
 // only for candidate tokens (a sigil at a token boundary followed by a
@@ -51,10 +55,11 @@ func (v *StaticVocabulary) Extends(prefix string) bool {
 	return v.prefixes[normName(prefix)]
 }
 
-// normName lower-cases s and folds whitespace runs to single spaces,
-// without allocating a second time for the common one-word case.
+// normName NFC-normalises and lower-cases s and folds whitespace runs to
+// single spaces, without allocating a second time for the common one-word
+// case.
 func normName(s string) string {
-	s = strings.ToLower(s)
+	s = strings.ToLower(norm.NFC.String(s))
 	if !strings.ContainsAny(s, " \t") {
 		return s
 	}

@@ -167,7 +167,9 @@ func (c *Calc) Eval(ctx context.Context, in intent.Calc) (Result, error) {
 	if err != nil {
 		if codes.Of(err) == codes.MalformedSyntax {
 			if u := c.units().unknownUnit(last); u != "" {
-				return Result{}, codes.Wrap(codes.UnknownModifier, nil, "/calc does not know the unit %q; it knows SI and US units such as m, km, ft, mi, kg, lb, l, gal, °C, °F, km/h, mph, GB", u)
+				e := codes.Wrap(codes.UnknownModifier, nil, "/calc does not know the unit %q; it knows SI and US units such as m, km, ft, mi, kg, lb, l, gal, °C, °F, km/h, mph, GB", u)
+				e.Subject = u
+				return Result{}, e
 			}
 		}
 		return Result{}, err

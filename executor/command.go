@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pattern-dialect/dialect/codes"
 )
@@ -27,11 +28,13 @@ type commandSpec struct {
 // environment (when set); anything else must be listed in `env`.
 var baseEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR"}
 
-// CommandError is the cause of a COMMAND_FAILED failure.
+// CommandError is the cause of a COMMAND_FAILED failure: how the command
+// ended and the end of what it wrote to stderr, where programs say why.
+// The runtime gives it to the person and the model with the failure.
 type CommandError struct {
-	Argv0    string // the program
-	ExitCode int    // -1 when it did not start or was killed
-	Stderr   string // the start of its standard error, cleaned
+	Argv0    string `json:"program"`
+	ExitCode int    `json:"exit_code"`        // -1 when it did not start or was killed
+	Stderr   string `json:"stderr,omitempty"` // the end of its standard error, cleaned, on one line
 }
 
 // Error says how the command ended, with the start of its stderr.
@@ -131,14 +134,34 @@ func (c commandSpec) run(ctx context.Context, argv []string, stdin []byte) (stri
 	if ctx.Err() != nil {
 		return "", ctxError(ctx.Err(), "the command "+argv[0])
 	}
-	ce := &CommandError{Argv0: argv[0], ExitCode: -1}
-	ce.Stderr, _ = truncate(strings.TrimSpace(Clean(stderr.String())), 500)
+	ce := &CommandError{Argv0: argv[0], ExitCode: -1, Stderr: stderrTail(stderr.String(), 300)}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		ce.ExitCode = ee.ExitCode()
 		return "", &codes.Error{Code: codes.CommandFailed, Msg: "the command failed", Err: ce}
 	}
 	return "", &codes.Error{Code: codes.CommandFailed, Msg: "the command could not run", Err: fmt.Errorf("%s: %w", argv[0], err)}
+}
+
+// stderrTail is the end of a command's standard error, where programs
+// write why they stopped: cleaned, its lines joined with " | ", at most max
+// bytes (a cut is marked "…" at the front).
+func stderrTail(s string, max int) string {
+	var lines []string
+	for _, l := range strings.Split(Clean(s), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	out := strings.Join(lines, " | ")
+	if len(out) <= max {
+		return out
+	}
+	cut := len(out) - max
+	for cut < len(out) && !utf8.RuneStart(out[cut]) {
+		cut++
+	}
+	return "…" + out[cut:]
 }
 
 func commandEnv(extra []string) []string {

@@ -203,7 +203,9 @@ func fetchFormat(f string) (string, error) {
 	case "html", "raw":
 		return "html", nil
 	}
-	return "", codes.Wrap(codes.UnknownModifier, nil, "/fetch formats are text and html, not %q", f)
+	e := codes.Wrap(codes.UnknownModifier, nil, "/fetch formats are text and html, not %q", f)
+	e.Subject = f
+	return "", e
 }
 
 // parseFetchURL accepts http and https URLs; a bare host ("example.com/x")
@@ -294,8 +296,8 @@ func (f *Fetcher) get(ctx context.Context, u *url.URL, format string) (string, *
 
 // StatusError is the cause of an HTTP_STATUS failure.
 type StatusError struct {
-	Status int    // the HTTP status code
-	Body   string // the start of the response body, cleaned
+	Status int    `json:"status"`         // the HTTP status code
+	Body   string `json:"body,omitempty"` // the start of the response body, cleaned, on one line
 }
 
 // Error gives the status and the start of the body.

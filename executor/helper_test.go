@@ -46,6 +46,9 @@ func helperMain(mode string, args []string) int {
 	case "fail":
 		fmt.Fprint(os.Stderr, "boom \x1b[31mred\x1b[0m "+strings.Repeat("e", 5000))
 		return 3
+	case "complain": // usage noise, then the reason on the last line
+		fmt.Fprint(os.Stderr, "notify: loading config\nnotify: connecting\n\nnotify: no such channel\n")
+		return 3
 	case "sleep":
 		time.Sleep(10 * time.Second)
 	case "spawn": // spawn PIDFILE: start a sleeping grandchild, record its pid, sleep

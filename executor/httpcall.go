@@ -42,6 +42,17 @@ func newHTTPClient() *http.Client {
 	}
 }
 
+// bodyExcerpt is the start of an error response's body, where services say
+// what went wrong: cleaned, on one line, at most max bytes ("…" marks a
+// cut).
+func bodyExcerpt(s string, max int) string {
+	s = strings.Join(strings.Fields(Clean(s)), " ")
+	if cut, ok := truncate(s, max); ok {
+		return cut + "…"
+	}
+	return s
+}
+
 // expandHeader fills ${NAME} in a header value from the environment, so
 // that secrets stay out of dialect.toml.
 func expandHeader(v string) string {
@@ -95,8 +106,8 @@ func (h httpSpec) do(ctx context.Context, client *http.Client, rawURL string, bo
 		return "", resp.StatusCode, codes.Wrap(codes.FetchFailed, err, "reading the answer of %s", req.URL.Host)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		snippet, _ := truncate(strings.TrimSpace(Clean(lb.String())), 300)
-		return "", resp.StatusCode, &codes.Error{Code: codes.HTTPStatus, Msg: fmt.Sprintf("%s answered %s", req.URL.Host, resp.Status), Err: &StatusError{Status: resp.StatusCode, Body: snippet}}
+		se := &StatusError{Status: resp.StatusCode, Body: bodyExcerpt(lb.String(), 300)}
+		return "", resp.StatusCode, &codes.Error{Code: codes.HTTPStatus, Msg: fmt.Sprintf("%s answered %s", req.URL.Host, resp.Status), Err: se}
 	}
 	out := lb.String()
 	if lb.dropped > 0 {

@@ -149,6 +149,29 @@ func (s *Sender) Route(in intent.Send) (string, bool) {
 	return name, ok
 }
 
+// Routes lists where the Sender delivers, as Route reads its
+// configuration: the route keys ("domain:target", "domain", "*") and the
+// domains a target is named after, sorted.
+func (s *Sender) Routes() []string {
+	seen := map[string]bool{}
+	for k := range s.routes {
+		if k != "" && !strings.HasSuffix(k, ":") {
+			seen[k] = true
+		}
+	}
+	for name := range s.targets {
+		if name != "stdout" {
+			seen[strings.ToLower(name)] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Send delivers in to the target its route names.
 func (s *Sender) Send(ctx context.Context, in intent.Send) (Result, error) {
 	name, ok := s.Route(in)

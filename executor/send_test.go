@@ -86,7 +86,9 @@ func TestSendCommandFailures(t *testing.T) {
 		code    codes.Code
 		mention string
 	}{
-		{"exit status", TargetConfig{Type: "command", Command: helperArgv(t, "fail")}, codes.CommandFailed, "status 3: boom red eee"},
+		{"exit status", TargetConfig{Type: "command", Command: helperArgv(t, "fail")}, codes.CommandFailed, "exited with status 3: …eeee"},
+		{"the reason is at the end of stderr", TargetConfig{Type: "command", Command: helperArgv(t, "complain")}, codes.CommandFailed,
+			"exited with status 3: notify: loading config | notify: connecting | notify: no such channel"},
 		{"missing program", TargetConfig{Type: "command", Command: []string{"/nonexistent/program"}}, codes.CommandFailed, "could not run"},
 		{"timeout", TargetConfig{Type: "command", Command: helperArgv(t, "sleep"), Timeout: Duration{200 * time.Millisecond}}, codes.Timeout, "too long"},
 	}
@@ -286,7 +288,7 @@ func TestSendWebhook(t *testing.T) {
 
 	_, err = s.Send(context.Background(), intent.Send{Domain: "channel", Target: "ops", Content: "x"})
 	var se *StatusError
-	if codes.Of(err) != codes.HTTPStatus || !errors.As(err, &se) || se.Status != 503 || !strings.Contains(err.Error(), "service down") {
+	if codes.Of(err) != codes.HTTPStatus || !errors.As(err, &se) || se.Status != 503 || !strings.Contains(err.Error(), "service down") || strings.Contains(se.Body, "\n") {
 		t.Fatalf("non-2xx: %v", err)
 	}
 	_, err = s.Send(context.Background(), intent.Send{Domain: "channel", Target: "slow", Content: "x"})

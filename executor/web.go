@@ -96,6 +96,10 @@ func NewWeb(o WebOptions) (*Web, error) {
 	return &Web{o: o, client: newHTTPClient()}, nil
 }
 
+// Configured reports whether a provider is configured: without one,
+// Search answers NOT_CONFIGURED.
+func (w *Web) Configured() bool { return w != nil && (w.o.URL != "" || len(w.o.Command) > 0) }
+
 // Search runs in.Query through the provider.
 func (w *Web) Search(ctx context.Context, in intent.Web) (Result, error) {
 	q := strings.TrimSpace(in.Query)

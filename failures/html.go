@@ -70,13 +70,14 @@ func (r *Report) dayChart() chart {
 	for _, d := range r.Days {
 		peak = max(peak, d.Total)
 	}
-	ymax := niceCeil(float64(max(peak, 1)))
+	step, ticks := countTicks(peak)
+	ymax := float64(step * ticks)
 	plotW, plotH := w-left-right, h-top-bottom
-	for i := 0; i <= 4; i++ {
-		v := ymax * float64(i) / 4
+	for i := 0; i <= ticks; i++ {
+		v := float64(step * i)
 		y := top + plotH - plotH*v/ymax
 		c.Lines = append(c.Lines, svgLine{left, y, w - right, y})
-		c.Texts = append(c.Texts, svgText{left - 6, y + 4, fmt.Sprintf("%g", v), "end"})
+		c.Texts = append(c.Texts, svgText{left - 6, y + 4, fmt.Sprint(step * i), "end"})
 	}
 	n := max(len(r.Days), 1)
 	slot := plotW / float64(n)
@@ -124,15 +125,19 @@ func (r *Report) modelChart() chart {
 	return c
 }
 
-// niceCeil rounds v up to 1, 2 or 5 times a power of ten.
-func niceCeil(v float64) float64 {
-	p := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*p >= v {
-			return m * p
+// countTicks chooses the gridlines of an axis of counts up to peak: a
+// whole step of 1, 2 or 5 times a power of ten, and at most 5 steps that
+// reach peak (a count axis never shows 0.5 failures).
+func countTicks(peak int) (step, ticks int) {
+	peak = max(peak, 1)
+	for p := 1; ; p *= 10 {
+		for _, m := range []int{1, 2, 5} {
+			step = m * p
+			if ticks = (peak + step - 1) / step; ticks <= 5 {
+				return step, ticks
+			}
 		}
 	}
-	return 10 * p
 }
 
 // htmlTmpl is the report page, parsed on first use: a process that never
@@ -183,6 +188,12 @@ svg text{font:11px sans-serif;fill:#333}
 {{if .R.Patterns}}<table><tr><th>code</th><th>verb</th><th>subject</th><th>count</th><th>suggested fix</th></tr>
 {{range .R.Patterns}}<tr><td>{{.Code}}</td><td>{{if .Verb}}/{{safe .Verb}}{{end}}</td><td><code>{{safe .Subject}}</code></td><td class="n">{{.Count}}</td><td>{{safe .Fix}}{{range .Examples}}<div class="ex"><code>{{safe .Raw}}</code>{{if .Context}} after “{{safe .Context}}”{{end}}</div>{{end}}</td></tr>
 {{end}}</table>{{else}}<p>No failures.</p>{{end}}
+
+{{if .R.UnknownVerbs}}<h2>Unknown verbs</h2>
+{{if gt .R.UnknownVerbsTotal (len .R.UnknownVerbs)}}<p>The {{len .R.UnknownVerbs}} most frequent of {{.R.UnknownVerbsTotal}}.</p>{{end}}
+<table id="unknown-verbs"><tr><th>token</th><th>count</th><th>by model</th><th>examples</th></tr>
+{{range .R.UnknownVerbs}}<tr><td><code>/{{safe .Token}}</code></td><td class="n">{{.Count}}</td><td>{{safe (counts .ByModel)}}</td><td>{{range .Examples}}<div class="ex"><code>{{safe .Raw}}</code>{{if .Context}} after “{{safe .Context}}”{{end}}</div>{{end}}</td></tr>
+{{end}}</table>{{end}}
 
 <h2>Alias candidates</h2>
 {{if .R.Aliases}}<table><tr><th>alias</th><th>verb</th><th>count</th><th>confidence</th><th>score</th><th>by model</th><th>examples</th></tr>

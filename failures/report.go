@@ -18,6 +18,11 @@ type SuggestConfig struct {
 	// Known holds every existing verb and alias, lower-case: a token in it
 	// is never suggested again.
 	Known map[string]bool
+	// Resolves, if not nil, says whether a token is already in force — a
+	// verb's name, or a form of one the resolver always reaches (case,
+	// inflection, spelling) — and to which verb: such a token is never
+	// suggested as an alias; its failures predate what resolves it now.
+	Resolves func(token string) (verb string, ok bool)
 	// Exclude holds verbs that never get suggested aliases (the strict
 	// verbs approve, deny and halt: a near miss of them must stay a failure).
 	Exclude map[string]bool
@@ -77,13 +82,26 @@ func (l *Log) SuggestAliases(ctx context.Context, since time.Time, cfg SuggestCo
 	return out, nil
 }
 
+// inForce reports whether token already means a verb: a name or alias,
+// or a word the resolver reaches.
+func (c SuggestConfig) inForce(token string) bool {
+	if c.Known[token] {
+		return true
+	}
+	if c.Resolves != nil {
+		_, ok := c.Resolves(token)
+		return ok
+	}
+	return false
+}
+
 func suggest(tokens []TokenCount, cfg SuggestConfig) []AliasCandidate {
 	if cfg.Matcher == nil {
 		return nil
 	}
 	var out []AliasCandidate
 	for _, t := range tokens {
-		if t.Count < cfg.MinCount || cfg.Known[t.Token] || !ValidAlias(t.Token) {
+		if t.Count < cfg.MinCount || cfg.inForce(t.Token) || !ValidAlias(t.Token) {
 			continue
 		}
 		verb, conf, ok := cfg.Matcher.Suggest(t.Token)
@@ -185,62 +203,102 @@ func patterns(cs []cell, n int, aliases []AliasCandidate, cfg SuggestConfig) []P
 	return out
 }
 
-// fix proposes what a maintainer could change so that the pattern stops
-// failing.
+// fix proposes what the owner of the configuration can change so that
+// the pattern stops failing, in terms of what they control: dialect.toml,
+// the agents' instructions, standing rules. A word already in force is
+// never proposed again.
 func fix(p Pattern, aliases map[string]AliasCandidate, cfg SuggestConfig) string {
-	v := p.Verb
-	if v == "" {
-		v = "the verb"
-	} else {
-		v = "/" + v
+	v := "the verb"
+	if p.Verb != "" {
+		v = "/" + p.Verb
 	}
+	instructions := "check that the agent's prompt has the instructions (dialect verbs --instructions --agent NAME)"
 	switch p.Code {
 	case codes.UnknownVerb:
 		if a, ok := aliases[p.Subject]; ok {
 			return fmt.Sprintf("add %q to [dialect.verbs.%s] extra_aliases (confidence %.2f)", a.Alias, a.Verb, a.Confidence)
 		}
+		if cfg.Resolves != nil {
+			if verb, ok := cfg.Resolves(p.Subject); ok {
+				return fmt.Sprintf("/%s now resolves to /%s (an alias or tier added since): nothing to do", p.Subject, verb)
+			}
+		}
 		if cfg.Known[p.Subject] {
-			return fmt.Sprintf("/%s is already a verb or alias yet failed: check for an alias claimed twice or a resolver problem", p.Subject)
+			return fmt.Sprintf("/%s is a verb or alias now: nothing to do", p.Subject)
 		}
 		if cfg.Matcher != nil {
 			if verb, conf, ok := cfg.Matcher.Suggest(p.Subject); ok {
 				switch {
 				case cfg.Exclude[verb]:
-					return fmt.Sprintf("near miss of the strict verb /%s: keep it failing; remind agents of the exact spelling", verb)
+					return fmt.Sprintf("near miss of the strict verb /%s: it stays a failure by design; the instructions spell /%s exactly", verb, verb)
 				case conf < cfg.MinConfidence:
-					return fmt.Sprintf("weakly close to /%s (confidence %.2f, below %.2f): show the verb list in the instructions", verb, conf, cfg.MinConfidence)
+					return fmt.Sprintf("weakly close to /%s (confidence %.2f): if agents mean /%s, add %q to [dialect.verbs.%s] extra_aliases", verb, conf, verb, p.Subject, verb)
 				case p.Count < cfg.MinCount:
 					return fmt.Sprintf("close to /%s (confidence %.2f) but seen only %d times: wait for more evidence", verb, conf, p.Count)
 				}
 			}
 		}
-		return fmt.Sprintf("/%s is close to no verb: define it as a custom verb with maps_to, or show the verb list in the instructions", p.Subject)
+		return fmt.Sprintf("/%s is close to no verb: if agents need it, define [dialect.verbs.%s] with maps_to (a built-in verb or a tool)", p.Subject, tomlKey(p.Subject))
 	case codes.AmbiguousVerb:
-		return fmt.Sprintf("%q reaches several verbs (%s): give one of them priority in dialect.toml, or drop the shared alias", p.Subject, strings.ReplaceAll(p.Subject, "|", ", "))
+		opts := strings.Split(p.Subject, "|")
+		return fmt.Sprintf("the token reaches %s equally: set priority = 1 under [dialect.verbs.%s] (the verb agents mean), or drop the shared alias",
+			"/"+strings.Join(opts, " and /"), tomlKey(opts[0]))
 	case codes.AmbiguousArgs:
-		return fmt.Sprintf("arguments %q of %s name several things: use more distinct names, or let %s pick the most recent", p.Subject, v, v)
+		if p.Subject == "" {
+			return fmt.Sprintf("%s names blocks that several match: give blocks distinct names (dialect memory ls lists them)", v)
+		}
+		return fmt.Sprintf("%q matches several blocks for %s: give them distinct names (dialect memory ls lists them)", p.Subject, v)
 	case codes.MissingArg:
-		return fmt.Sprintf("%s is written without its %s: give it a default, or show an example with it in the instructions", v, p.Subject)
+		return fmt.Sprintf("agents write %s without %s: the instructions' examples show it; %s", v, orWhat(p.Subject, "a required argument"), instructions)
 	case codes.MalformedSyntax:
-		return fmt.Sprintf("%s arguments do not parse (%s): show a worked example in the instructions, or loosen its grammar", v, p.Subject)
+		return fmt.Sprintf("%s arguments do not parse (%s): the instructions show its forms; %s", v, orWhat(p.Subject, "see the examples"), instructions)
 	case codes.UnknownModifier:
-		return fmt.Sprintf("models write %q after %s: add it to %s's grammar as a synonym of the closest modifier", p.Subject, v, v)
+		switch p.Verb {
+		case "calc":
+			return fmt.Sprintf("/calc does not know %s: tell agents which units it knows, or give them a tool that converts it (maps_to a tool)", orWhat(quoted(p.Subject), "a unit agents use"))
+		case "send", "post", "tell", "dm", "reply":
+			return fmt.Sprintf("agents send to %s: if it is a real destination, route it under [exec.send.routes]; the instructions list only the routed ones", orWhat(p.Subject, "a destination nothing delivers to"))
+		}
+		return fmt.Sprintf("agents write %s with %s: the runtime answers with the closest modifier it has; %s", orWhat(quoted(p.Subject), "a modifier it lacks"), v, instructions)
 	case codes.InvalidReference:
-		return fmt.Sprintf("%s is used where it cannot resolve: tell agents when it is available", p.Subject)
+		switch p.Subject {
+		case "@last", "@last.output", "@last.message":
+			return fmt.Sprintf("agents use %s before there is one in the session: it names the previous action's result (or message) in the same session; run with --session", p.Subject)
+		case "@thread", "@parent":
+			return fmt.Sprintf("this host cannot resolve %s: the instructions no longer teach it; a host that knows threads can resolve it", p.Subject)
+		}
+		if strings.HasPrefix(p.Subject, "@[") {
+			return fmt.Sprintf("this host cannot resolve %s references: the instructions no longer teach them", p.Subject)
+		}
+		return fmt.Sprintf("agents misspell a reference as %s: the runtime answers with the closest one; %s", orWhat(quoted(p.Subject), "something"), instructions)
 	case codes.PermissionMarkerInvalid:
-		return fmt.Sprintf("marker %s is not configured: add it as a permission flag, or list the markers (., ?, ?ask, !) in the instructions", p.Subject)
+		return fmt.Sprintf("marker %s is not configured: add it to [detect] permission_flags if agents mean something by it", p.Subject)
 	case codes.PermissionDenied:
-		return fmt.Sprintf("agents keep trying %s without the authority: review their roles, or tell them what they may run", v)
+		return fmt.Sprintf("%s is refused often: review the agents' roles ([agents.NAME] authority) and the standing rules (dialect rules)", v)
 	case codes.PendingApproval:
-		return fmt.Sprintf("%s waits for approval often: consider a standing rule for the routine cases", v)
+		return fmt.Sprintf("%s waits for approval often: dialect approve ID --always saves the narrowest rule that lets the routine case run", v)
 	case codes.InputTooLarge:
-		return "actions exceed the size limit: tell agents to split content, or raise the limit"
+		return "actions exceed the size limit: raise [detect] max_action_bytes, or tell agents to split content"
 	case codes.MixedScript:
 		return fmt.Sprintf("%q mixes scripts: check the model's output encoding (look-alike letters)", p.Subject)
 	case codes.BannedKey:
-		return fmt.Sprintf("payloads use the banned key %q: rename the field", p.Subject)
+		return fmt.Sprintf("payloads use the banned key %q: rename the field in the tool's grammar or template", p.Subject)
 	}
 	return "no suggestion for this code"
+}
+
+func orWhat(s, what string) string {
+	if s == "" || s == `""` {
+		return what
+	}
+	return s
+}
+
+func quoted(s string) string {
+	if s == "" {
+		return ""
+	}
+	return fmt.Sprintf("%q", s)
 }
 
 // ReportConfig says what a report covers.

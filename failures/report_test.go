@@ -112,7 +112,7 @@ func TestReportFixture(t *testing.T) {
 		if !strings.Contains(r.Patterns[0].Fix, `add "srch" to [dialect.verbs.search]`) {
 			t.Errorf("srch fix = %q", r.Patterns[0].Fix)
 		}
-		if !strings.Contains(r.Patterns[1].Fix, "strict verb /approve") || !strings.Contains(r.Patterns[5].Fix, "already a verb or alias") {
+		if !strings.Contains(r.Patterns[1].Fix, "strict verb /approve") || !strings.Contains(r.Patterns[5].Fix, "is a verb or alias now: nothing to do") {
 			t.Errorf("aprove fix = %q, lookup fix = %q", r.Patterns[1].Fix, r.Patterns[5].Fix)
 		}
 		if !strings.Contains(r.Patterns[6].Fix, "close to no verb") {
@@ -374,5 +374,53 @@ func TestTopN(t *testing.T) {
 		if !reflect.DeepEqual(top.items, want) {
 			t.Fatalf("top %d of %v = %v, want %v", n, xs, top.items, want)
 		}
+	}
+}
+
+// TestFixesAreActionable: a fix names what the owner controls, never
+// proposes a word already in force, and never reads as nonsense with an
+// empty subject.
+func TestFixesAreActionable(t *testing.T) {
+	cfg := testSuggest().withDefaults()
+	cfg.Resolves = func(tok string) (string, bool) {
+		if tok == "searching" {
+			return "search", true
+		}
+		return "", false
+	}
+	for _, tt := range []struct {
+		p       Pattern
+		says    string
+		mustNot []string
+	}{
+		{Pattern{Code: codes.UnknownVerb, Subject: "searching", Count: 9}, "now resolves to /search", []string{"extra_aliases"}},
+		{Pattern{Code: codes.UnknownVerb, Subject: "lookup", Count: 9}, "nothing to do", []string{"extra_aliases"}},
+		{Pattern{Code: codes.UnknownModifier, Verb: "search", Subject: "in conversatons", Count: 3}, `"in conversatons"`, []string{"grammar"}},
+		{Pattern{Code: codes.UnknownModifier, Verb: "calc", Subject: "parsecs", Count: 3}, `/calc does not know "parsecs"`, []string{`""`}},
+		{Pattern{Code: codes.UnknownModifier, Verb: "calc", Count: 3}, "a unit agents use", []string{`""`}},
+		{Pattern{Code: codes.UnknownModifier, Verb: "send", Subject: "@usr", Count: 3}, "[exec.send.routes]", nil},
+		{Pattern{Code: codes.InvalidReference, Subject: "@last.outptu", Count: 3}, "misspell", []string{"column"}},
+		{Pattern{Code: codes.InvalidReference, Subject: "@thread", Count: 3}, "cannot resolve @thread", nil},
+		{Pattern{Code: codes.InvalidReference, Subject: "@last.output", Count: 3}, "--session", nil},
+		{Pattern{Code: codes.MissingArg, Verb: "fetch", Count: 3}, "without a required argument", []string{`""`}},
+		{Pattern{Code: codes.AmbiguousArgs, Verb: "recall", Subject: "notes", Count: 3}, "dialect memory ls", []string{"most recent"}},
+		{Pattern{Code: codes.AmbiguousVerb, Subject: "context|recall", Count: 3}, "priority = 1 under [dialect.verbs.context]", nil},
+		{Pattern{Code: codes.PendingApproval, Verb: "send", Count: 3}, "--always", nil},
+		{Pattern{Code: codes.PermissionDenied, Verb: "recall", Count: 3}, "dialect rules", nil},
+	} {
+		got := fix(tt.p, nil, cfg)
+		if !strings.Contains(got, tt.says) {
+			t.Errorf("fix(%s %q) = %q, want it to say %q", tt.p.Code, tt.p.Subject, got, tt.says)
+		}
+		for _, bad := range tt.mustNot {
+			if strings.Contains(got, bad) {
+				t.Errorf("fix(%s %q) = %q says %q", tt.p.Code, tt.p.Subject, got, bad)
+			}
+		}
+	}
+	// A token the resolver reaches is never an alias candidate.
+	out := suggest([]TokenCount{{Token: "searching", Count: 50}, {Token: "srch", Count: 50}}, cfg)
+	if len(out) != 1 || out[0].Alias != "srch" {
+		t.Errorf("suggest = %+v, want only srch", out)
 	}
 }

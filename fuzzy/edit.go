@@ -2,8 +2,8 @@ package fuzzy
 
 import (
 	"math/bits"
-	"slices"
-	"unicode/utf8"
+
+	"strings"
 
 	"github.com/pattern-dialect/dialect/codes"
 )
@@ -14,22 +14,21 @@ func (r *Resolver) strictNearMiss(token string, forms []string) (Result, bool) {
 	if len(r.strictNames) == 0 {
 		return Result{}, false
 	}
-	var buf [64]rune
+	var q probe
 	var cands []Candidate
 	for _, f := range forms {
-		rs := toRunes(buf[:0], f)
-		k := r.opts.allowance(Normal, len(rs))
+		k := r.opts.allowance(Normal, letterCount(f))
 		if k <= 0 {
 			continue
 		}
-		sig := signature(rs)
+		q.set(f)
 		for _, ni := range r.strictNames {
 			nm := &r.names[ni]
-			if sigDistance(sig, nm.sig) > 2*k {
+			if sigDistance(q.sig, nm.sig) > 2*k {
 				continue
 			}
-			if d := osa(rs, nm.runes, k); d <= k {
-				cands = addCandidate(cands, Candidate{Verb: r.verbs[nm.verb].name, Name: nm.base, Tier: TierEdit, Score: editScore(d, len(rs), len(nm.runes))})
+			if d := q.dist(nm.runes, k); d <= k {
+				cands = addCandidate(cands, Candidate{Verb: r.verbs[nm.verb].name, Name: nm.base, Tier: TierEdit, Score: editScore(d, q.n, len(nm.runes))})
 			}
 		}
 	}
@@ -37,14 +36,15 @@ func (r *Resolver) strictNearMiss(token string, forms []string) (Result, bool) {
 		return Result{}, false
 	}
 	sortCandidates(cands)
-	return Result{Input: token, Code: codes.UnknownVerb, nearMiss: true, Candidates: r.trim(cands)}, true
+	return r.nearMiss(token, cands), true
 }
 
 // match is a verb found by a fuzzy tier.
 type match struct {
 	verb int32
-	name int32
+	name int32 // the name or form compared, in r.names
 	d    int
+	stem bool // a stem of the token was compared with the name
 }
 
 // scan collects the matches of one fuzzy tier: matches resolve; near holds
@@ -73,25 +73,24 @@ func (s *scan) suggestions() []Candidate {
 // whose length and letter signature allow a distance within that class's
 // allowance. Matches go to s.matches when accept is set, else (the token
 // is a word in its own right) to s.near, as suggestions only.
-func (r *Resolver) editScan(s *scan, key string, accept bool) {
+//
+// When ss is not nil, a class scanned name by name is scanned one edit
+// further and what it finds goes to ss too, so that a token that does not
+// resolve has its suggestions without a second pass.
+func (r *Resolver) editScan(s *scan, q *probe, n int, accept bool, ss *suggestions) {
 	s.r = r
-	var buf [64]rune
-	rs := toRunes(buf[:0], key)
-	n := len(rs)
-	sig := signature(rs)
+	kf := r.opts.allowance(Normal, n) // for inflected forms
 	for class, st := range [2]Strictness{Normal, Loose} {
 		k := r.opts.allowance(st, n)
 		if k <= 0 {
 			continue
 		}
-		lim := 2 * k
-		visit := func(ni int32) {
+		found := func(ni int32, d int) {
 			nm := &r.names[ni]
-			d := osa(rs, nm.runes, k)
-			if d > k {
-				return
+			if ss != nil {
+				ss.add(sugg{verb: nm.verb, name: ni, d: d})
 			}
-			if nm.key != nm.base && d > r.opts.allowance(Normal, n) {
+			if d > k || nm.key != nm.base && d > kf {
 				// An inflected form gets only the normal allowance:
 				// "strong" is two edits from "storing", not a /store.
 				return
@@ -103,69 +102,153 @@ func (r *Resolver) editScan(s *scan, key string, accept bool) {
 				s.near = addMatch(s.near, m)
 			}
 		}
-		if class == 0 && k == 1 && r.del1 != nil {
-			r.deletionScan(rs, visit)
-			continue
-		}
-		buckets := r.groups[class]
-		lo, hi := int32(n-k), int32(n+k)
-		// Names whose forms can reach the window [n-k, n+k].
-		for l := max(1, n-k-r.spread[class][1]); l <= n+k+r.spread[class][0] && l < len(buckets); l++ {
-			for gi := range buckets[l] {
-				g := &buckets[l][gi]
-				if g.maxLen < lo || g.minLen > hi || bits.OnesCount64((sig^g.sig)&g.keep) > lim {
-					continue
-				}
-				for ni := g.first; ni < g.first+g.count; ni++ {
-					nm := &r.names[ni]
-					if l := int32(len(nm.runes)); l >= lo && l <= hi && sigDistance(sig, nm.sig) <= lim {
-						visit(ni)
+		if class == classNormal && r.dix().fits(q.n, k) {
+			r.dix().lookup(q.runes(), k, len(r.names), func(ni int32) {
+				if nm := &r.names[ni]; int(nm.class) == class { // the index holds both classes
+					if d := q.dist(nm.runes, k); d <= k {
+						found(ni, d)
 					}
 				}
+			})
+			continue
+		}
+		wide := 0
+		if ss != nil {
+			wide = 1
+			ss.covered[class] = true
+		}
+		r.scanClass(class, q, k+wide, kf+wide, found)
+	}
+}
+
+// scanClass calls found(ni, d) for every name of the class within kName
+// edits of the probe and every inflected form within kForm, with its
+// distance d. One test on a group of a name and its forms (length range,
+// and the signature bits no form changes) rules most of them out at once.
+func (r *Resolver) scanClass(class int, q *probe, kName, kForm int, found func(ni int32, d int)) {
+	n := q.n
+	k := max(kName, kForm)
+	buckets := r.groups[class]
+	lo, hi := int32(n-k), int32(n+k)
+	// Names whose forms can reach the window [n-k, n+k].
+	for l := max(1, n-k-r.spread[class][1]); l <= n+k+r.spread[class][0] && l < len(buckets); l++ {
+		for gi := range buckets[l] {
+			g := &buckets[l][gi]
+			if g.maxLen < lo || g.minLen > hi || bits.OnesCount64((q.sig^g.sig)&g.keep) > 2*k {
+				continue
+			}
+			for ni := g.first; ni < g.first+g.count; ni++ {
+				nm := &r.names[ni]
+				kk := kForm
+				if ni == g.first {
+					kk = kName
+				}
+				if dl := len(nm.runes) - n; dl > kk || -dl > kk || sigDistance(q.sig, nm.sig) > 2*kk {
+					continue
+				}
+				if d := q.dist(nm.runes, kk); d <= kk {
+					found(ni, d)
+				}
 			}
 		}
 	}
 }
 
-// indexDeletions adds name ni to the one-deletion index: under its own
-// spelling and under each spelling with one rune removed.
-func (r *Resolver) indexDeletions(ni int32) {
-	rs := r.names[ni].runes
-	r.del1[string(rs)] = appendOnce(r.del1[string(rs)], ni)
-	buf := make([]rune, 0, len(rs))
-	for i := range rs {
-		buf = append(append(buf[:0], rs[:i]...), rs[i+1:]...)
-		k := string(buf)
-		r.del1[k] = appendOnce(r.del1[k], ni)
-	}
-}
-
-// deletionScan calls visit for every normal-class name or form within one
-// edit of rs, and a few more. Two strings are within one edit (insertion,
-// deletion, substitution or transposition) only if deleting at most one
-// rune from each makes them equal, so looking up rs and its one-rune
-// deletions in the index finds them all without touching the others.
-func (r *Resolver) deletionScan(rs []rune, visit func(ni int32)) {
-	var seenBuf [32]int32
-	seen := seenBuf[:0]
-	try := func(key []rune) {
-		var kb [64]byte
-		b := kb[:0]
-		for _, c := range key {
-			b = utf8.AppendRune(b, c)
-		}
-		for _, ni := range r.del1[string(b)] {
-			if !slices.Contains(seen, ni) {
-				seen = append(seen, ni)
-				visit(ni)
+// scanNames calls found(ni, d) for every name (not form) of the given
+// classes within k edits of the probe.
+func (r *Resolver) scanNames(q *probe, k int, classes []int, found func(ni int32, d int)) {
+	n := q.n
+	for _, class := range classes {
+		buckets := r.groups[class]
+		for l := max(1, n-k); l <= n+k && l < len(buckets); l++ {
+			for gi := range buckets[l] {
+				g := &buckets[l][gi]
+				if sigDistance(q.sig, g.sig) > 2*k {
+					continue
+				}
+				if d := q.dist(r.names[g.first].runes, k); d <= k {
+					found(g.first, d)
+				}
 			}
 		}
 	}
-	try(rs)
-	var buf [64]rune
-	for i := range rs {
-		try(append(append(buf[:0], rs[:i]...), rs[i+1:]...))
+}
+
+// nearNames calls found(ni, d) for every name (not form) of any class
+// within k edits of the probe, through the deletion index where it holds
+// them.
+func (r *Resolver) nearNames(q *probe, k int, found func(ni int32, d int)) {
+	if !r.dix().fits(q.n, k) {
+		r.scanNames(q, k, []int{classNormal, classLoose, classStrict}, found)
+		return
 	}
+	r.dix().lookup(q.runes(), k, len(r.names), func(ni int32) {
+		if nm := &r.names[ni]; nm.key == nm.base {
+			if d := q.dist(nm.runes, k); d <= k {
+				found(ni, d)
+			}
+		}
+	})
+	r.scanNames(q, k, []int{classStrict}, found)
+}
+
+// stemScan compares the token's stems with the names of the normal and
+// loose classes: morph's rules undo the suffix ("shtoped" → shtop,
+// "udateed" → udate, "safeing" → safe) and the stem is then a typo of a
+// name ("stop", "update", "save"). That is a typo inside an inflection
+// whose suffix was spelled by rule, which the edit distance to the
+// inflected form ("stopped", two edits) overstates. Like a form, a stem
+// gets only the normal allowance, counted on the stem's letters, and the
+// name must have a form with the token's ending: "maches" (mach + es) is
+// not /math, whose form is "maths", and "asended" (asend + ed) is not
+// /send, whose past is "sent".
+func (r *Resolver) stemScan(s *scan, key string, stems []string, accept bool) {
+	s.r = r
+	var q probe
+	for _, stem := range stems {
+		suffix := key[commonPrefix(key, stem):]
+		k := r.opts.allowance(Normal, letterCount(stem))
+		if k <= 0 || suffix == "" {
+			continue
+		}
+		q.set(stem)
+		r.nearNames(&q, k, func(ni int32, d int) {
+			nm := &r.names[ni]
+			if nm.class == classStrict || r.formEnding(ni, suffix) < 0 {
+				return
+			}
+			m := match{verb: nm.verb, name: ni, d: d, stem: true}
+			if accept {
+				s.matches = addMatch(s.matches, m)
+			} else {
+				s.near = addMatch(s.near, m)
+			}
+		})
+	}
+}
+
+// formEnding returns the index of the first form of name ni that ends with
+// suffix, or -1. A name's forms follow it in r.names.
+func (r *Resolver) formEnding(ni int32, suffix string) int32 {
+	nm := &r.names[ni]
+	for fi := ni + 1; fi < int32(len(r.names)); fi++ {
+		f := &r.names[fi]
+		if f.base != nm.base || f.verb != nm.verb || f.key == f.base {
+			break
+		}
+		if strings.HasSuffix(f.key, suffix) {
+			return fi
+		}
+	}
+	return -1
+}
+
+func commonPrefix(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 func addMatch(ms []match, m match) []match {
@@ -215,8 +298,31 @@ func (r *Resolver) pick(token string, ms []match, t Tier) (Result, bool) {
 		sortCandidates(tied)
 		return Result{Input: token, Code: codes.AmbiguousVerb, Candidates: r.trim(tied)}, true
 	}
-	return Result{Input: token, Verb: r.verbs[best.verb].name, Name: nm.base, Tier: t,
+	return Result{Input: token, Verb: r.verbs[best.verb].name, Name: nm.base, Form: r.formOf(best, token), Tier: t,
 		Score: scale * editScore(best.d, letterCount(token), len(nm.runes))}, true
+}
+
+// formOf returns the inflected form a match was made against, or "" for
+// the name itself. A stem match ("shtoped": shtop ~ stop) names the form
+// of the name nearest to the whole token ("stopped").
+func (r *Resolver) formOf(m match, token string) string {
+	nm := &r.names[m.name]
+	if !m.stem {
+		if nm.key == nm.base {
+			return ""
+		}
+		return nm.key
+	}
+	var buf [64]rune
+	key := fold(token)
+	rs := toRunes(buf[:0], key)
+	best, bestD := "", len(rs)+1
+	for ni := m.name + 1; ni < int32(len(r.names)) && r.names[ni].base == nm.base && r.names[ni].verb == nm.verb && r.names[ni].key != nm.base; ni++ {
+		if d := osa(rs, r.names[ni].runes, bestD-1); d < bestD {
+			best, bestD = r.names[ni].key, d
+		}
+	}
+	return best
 }
 
 func editScore(d, a, b int) float64 {

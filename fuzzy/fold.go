@@ -85,3 +85,49 @@ func toRunes(buf []rune, s string) []rune {
 	}
 	return buf
 }
+
+// asciiFold is the only folding a strict name allows (DIALECT.md §4): A–Z
+// lower-cased and runs of ASCII whitespace, - and _ read as one space,
+// trimmed. Every other byte is kept as it is, so a letter that Unicode
+// case folding or normalisation would take to ASCII (U+212A KELVIN SIGN,
+// U+0130, U+017F, fullwidth forms) keeps the token apart from the name.
+func asciiFold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '-' || c == '_' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			space = b.Len() > 0
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// lookalikeFold is what a token reads as once compatibility forms, case
+// and marks are set aside: NFKD (fullwidth letters, ligatures, ſ, K,
+// mathematical letters; İ as I and a dot), combining marks dropped, each
+// rune lower-cased through its upper case (ı → I → i), then fold. It only
+// serves to recognise a strict name spelled with letters not its own; it
+// never makes a match.
+func lookalikeFold(s string) string {
+	s = norm.NFKD.String(strings.ToValidUTF8(s, "\uFFFD"))
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, c := range s {
+		if unicode.Is(unicode.Mn, c) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(unicode.ToUpper(c)))
+	}
+	return fold(b.String())
+}

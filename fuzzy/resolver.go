@@ -29,12 +29,17 @@ type Resolver struct {
 	exactHit map[string]Result  // name as registered → its tier-1 result
 	foldHit  map[string]Result  // folded name → its tier-2 result
 
-	names       []nameInfo         // every (folded name or inflected form, verb) pair
-	groups      [2][]groupBucket   // per class (normal, loose): base-name length → names with their forms
-	del1        map[string][]int32 // normal class: every name and form, and each with one rune deleted → names
-	spread      [2][2]int          // per class: most a form is shorter, longer than its name
+	names  []nameInfo                // every (folded name or inflected form, verb) pair
+	groups [numClasses][]groupBucket // per class: base-name length → names with their forms
+	// dix indexes the normal and loose names and forms of up to
+	// delMaxLen runes by their deletions. It is built on the first token
+	// the exact and case tiers do not resolve: a process that resolves
+	// only exact names (most do) never pays for it.
+	dix         func() *delIndex
+	spread      [numClasses][2]int // per class: most a form is shorter, longer than its name
 	strictNames []int32            // names of strict verbs
 	strict      map[string]bool    // canonical verbs that are strict
+	strictASCII map[string]string  // strict name, ASCII-folded → its folded key
 	bySoundex   map[string][]int32 // Soundex digits (without the letter) → phonetically indexed names
 	maxWords    int                // most words in a name
 	prefixes    map[string]bool    // proper word prefixes of multi-word names ("look", "note to")
@@ -72,6 +77,7 @@ type nameInfo struct {
 	soundex string    // "" when not phonetically indexed
 	dm      [2]string // Double Metaphone primary and secondary codes
 	verb    int32
+	class   uint8 // classNormal, classLoose or classStrict
 }
 
 // New builds a Resolver for the given vocabulary. Names are NFC-normalised
@@ -81,16 +87,22 @@ type nameInfo struct {
 func New(entries []Entry, opts Options) (*Resolver, error) {
 	opts.fill()
 	r := &Resolver{
-		opts:      opts,
-		lex:       morph.Default(),
-		exact:     map[string][]int32{},
-		keys:      map[string][]int32{},
-		bySoundex: map[string][]int32{},
-		prefixes:  map[string]bool{},
-		del1:      map[string][]int32{},
-		strict:    map[string]bool{},
+		opts:        opts,
+		lex:         morph.Default(),
+		exact:       map[string][]int32{},
+		keys:        map[string][]int32{},
+		bySoundex:   map[string][]int32{},
+		prefixes:    map[string]bool{},
+		strict:      map[string]bool{},
+		strictASCII: map[string]string{},
 	}
 	seenVerb := map[string]bool{}
+	type pending struct {
+		key  string
+		verb int32
+		s    Strictness
+	}
+	var names []pending // indexed once every name is known
 	for i, e := range entries {
 		v := fold(e.Verb)
 		if v == "" {
@@ -112,7 +124,13 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 				return nil, fmt.Errorf("%w: verb %q has an empty name", ErrBadEntry, e.Verb)
 			}
 			r.exact[n] = appendOnce(r.exact[n], vi)
-			if k != n {
+			if e.Strictness == Strict {
+				// A strict name matches as registered or up to ASCII
+				// case and separators, never through Unicode folding.
+				a := asciiFold(n)
+				r.exact[a] = appendOnce(r.exact[a], vi)
+				r.strictASCII[a] = k
+			} else if k != n {
 				r.exact[k] = appendOnce(r.exact[k], vi)
 			}
 			if seenKey[k] {
@@ -120,9 +138,13 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 			}
 			seenKey[k] = true
 			r.keys[k] = appendOnce(r.keys[k], vi)
-			r.addName(k, vi, e.Strictness)
+			names = append(names, pending{k, vi, e.Strictness})
 		}
 	}
+	for _, p := range names {
+		r.addName(p.key, p.verb, p.s)
+	}
+	r.dix = sync.OnceValue(func() *delIndex { return buildDelIndex(r) })
 	r.exactHit = make(map[string]Result, len(r.exact))
 	for n, vs := range r.exact {
 		r.exactHit[n] = r.hit("", n, vs, TierExact, 1)
@@ -143,6 +165,25 @@ func appendOnce(s []int32, v int32) []int32 {
 	return append(s, v)
 }
 
+// The classes of names, by the strictness of their verb: the edit tier
+// scans the first two; strict names serve near misses and suggestions.
+const (
+	classNormal = iota
+	classLoose
+	classStrict
+	numClasses
+)
+
+func classOf(s Strictness) uint8 {
+	switch s {
+	case Loose:
+		return classLoose
+	case Strict:
+		return classStrict
+	}
+	return classNormal
+}
+
 func (r *Resolver) addName(key string, verb int32, s Strictness) {
 	r.maxWords = max(r.maxWords, strings.Count(key, " ")+1)
 	for i := range len(key) {
@@ -150,21 +191,30 @@ func (r *Resolver) addName(key string, verb int32, s Strictness) {
 			r.prefixes[key[:i]] = true
 		}
 	}
-	if s == Strict {
-		// Strict names and their forms are only ever compared for near
-		// misses ("aprooved" is within two edits of "approved").
-		for _, f := range append([]string{key}, r.lex.Forms(key)...) {
-			rs := []rune(f)
-			r.strictNames = append(r.strictNames, int32(len(r.names)))
-			r.names = append(r.names, nameInfo{key: f, base: key, runes: rs, sig: signature(rs), verb: verb})
-		}
-		return
-	}
+	class := classOf(s)
 	first := int32(len(r.names))
-	r.addForm(key, key, verb, true)
-	// Inflected forms let tier 4 see "gettin" as a typo of "getting".
-	for _, f := range r.lex.Forms(key) {
-		r.addForm(f, key, verb, false)
+	r.addForm(key, key, verb, class, class != classStrict)
+	// Every spelling of the name lets tier 4 see "gettin" as a typo of
+	// "getting" and "cancled" of "canceled"; strict names and their forms
+	// are only ever compared for near misses ("aprooved" is within two
+	// edits of "approved") and suggestions.
+	spellings := r.lex.Spellings(key)
+	for _, v := range morph.Variants(key) {
+		if _, isName := r.keys[v]; isName {
+			// "analyse" and "analyze" both registered: each keeps its own.
+			spellings = r.lex.Forms(key)
+			break
+		}
+	}
+	for _, f := range spellings {
+		if _, isName := r.keys[f]; !isName { // a name belongs to its own verb
+			r.addForm(f, key, verb, class, false)
+		}
+	}
+	if class == classStrict {
+		for ni := first; ni < int32(len(r.names)); ni++ {
+			r.strictNames = append(r.strictNames, ni)
+		}
 	}
 	base := &r.names[first]
 	g := group{sig: base.sig, keep: ^uint64(0), minLen: int32(len(base.runes)), maxLen: int32(len(base.runes)),
@@ -174,28 +224,19 @@ func (r *Resolver) addName(key string, verb int32, s Strictness) {
 		g.minLen = min(g.minLen, int32(len(m.runes)))
 		g.maxLen = max(g.maxLen, int32(len(m.runes)))
 	}
-	class := 0
-	if s == Loose {
-		class = 1
-	}
 	n := len(base.runes)
 	for len(r.groups[class]) <= n {
 		r.groups[class] = append(r.groups[class], nil)
 	}
 	r.groups[class][n] = append(r.groups[class][n], g)
-	if class == 0 {
-		for ni := g.first; ni < g.first+g.count; ni++ {
-			r.indexDeletions(ni)
-		}
-	}
 	r.spread[class][0] = max(r.spread[class][0], n-int(g.minLen))
 	r.spread[class][1] = max(r.spread[class][1], int(g.maxLen)-n)
 }
 
-func (r *Resolver) addForm(form, base string, verb int32, phonetic bool) {
+func (r *Resolver) addForm(form, base string, verb int32, class uint8, phonetic bool) {
 	rs := []rune(form)
 	ni := int32(len(r.names))
-	nm := nameInfo{key: form, base: base, runes: rs, sig: signature(rs), verb: verb}
+	nm := nameInfo{key: form, base: base, runes: rs, sig: signature(rs), verb: verb, class: class}
 	if compact := strings.ReplaceAll(form, " ", ""); phonetic && isASCIILetters(compact) && len(compact) >= 2 {
 		nm.soundex = matchr.Soundex(compact)
 		nm.dm[0], nm.dm[1] = matchr.DoubleMetaphone(compact)
@@ -302,6 +343,12 @@ func (r *Resolver) slow(token string) Result {
 	if key == "" {
 		return Result{Input: token, Code: codes.UnknownVerb}
 	}
+	if !isASCII(token) && len(r.strictNames) > 0 {
+		// Unicode folding and normalisation never make a strict verb.
+		if res, ok := r.strictLookalike(token, key); ok {
+			return res
+		}
+	}
 	if res, ok := r.foldHit[key]; ok {
 		res.Input = token
 		res.Candidates = slices.Clone(res.Candidates)
@@ -337,10 +384,13 @@ func (r *Resolver) slow(token string) Result {
 		}
 	}
 
-	letters := letterCount(key)
-	if letters < r.opts.MinFuzzyLen || strings.ContainsRune(key, utf8.RuneError) {
-		// Short tokens and tokens with invalid UTF-8 are never fuzzy.
+	if strings.ContainsRune(key, utf8.RuneError) {
+		// Tokens with invalid UTF-8 are never fuzzy, nor suggested for.
 		return Result{Input: token, Code: codes.UnknownVerb}
+	}
+	if letterCount(key) < r.opts.MinFuzzyLen {
+		// Short tokens are never fuzzy, but may be told what is near.
+		return r.unknown(token, key, nil, nil, nil, nil)
 	}
 	forms := make([]string, 0, 4)
 	forms = append(forms, key) // the token and its stems, for the strict check
@@ -350,8 +400,15 @@ func (r *Resolver) slow(token string) Result {
 		}
 	}
 
-	// A near miss of a strict verb stops here (docs/language.md §4).
-	if res, ok := r.strictNearMiss(token, forms); ok {
+	// A near miss of a strict verb stops here (DIALECT.md §4), also once
+	// compatibility forms and marks are set aside ("ａｐｒｏｖｅ").
+	strictForms := forms
+	if !isASCII(key) {
+		if l := lookalikeFold(key); l != key && letterCount(l) >= r.opts.MinFuzzyLen {
+			strictForms = append(slices.Clip(forms), l)
+		}
+	}
+	if res, ok := r.strictNearMiss(token, strictForms); ok {
 		return res
 	}
 
@@ -363,14 +420,24 @@ func (r *Resolver) slow(token string) Result {
 	}
 	guarded := !r.opts.NoWordGuard && len(lemmas) > 0
 	var sc scan
-	r.editScan(&sc, key, !guarded)
+	ss := &suggestions{r: r, max: r.opts.MaxCandidates}
+	var q probe
+	q.set(key)
+	snd := newSound(key) // the token's phonetic codes, computed when needed
+	r.editScan(&sc, &q, letterCount(key), !guarded, ss)
+	var st scan // stems: only where the whole token found nothing
+	r.stemScan(&st, key, forms[1:], !guarded)
+	sc.near = append(sc.near, st.near...)
 	if !guarded {
 		if res, ok := r.pick(token, sc.matches, TierEdit); ok {
 			return res
 		}
+		if res, ok := r.pick(token, st.matches, TierEdit); ok {
+			return res
+		}
 		if !r.opts.NoPhonetic {
 			var ph scan
-			r.phoneticScan(&ph, key)
+			r.phoneticScan(&ph, &q, letterCount(key), &snd)
 			if res, ok := r.pick(token, ph.matches, TierPhonetic); ok {
 				return res
 			}
@@ -381,9 +448,70 @@ func (r *Resolver) slow(token string) Result {
 			return res
 		}
 	}
-	res := Result{Input: token, Code: codes.UnknownVerb}
-	res.Candidates = r.trim(sc.suggestions())
+	return r.unknown(token, key, forms[1:], sc.suggestions(), ss, &snd)
+}
+
+// unknown is the UNKNOWN_VERB result for a token no tier resolved, with the
+// candidates the fuzzy tiers held back (cands) and the suggestions.
+func (r *Resolver) unknown(token, key string, stems []string, cands []Candidate, ss *suggestions, snd *sound) Result {
+	res := Result{Input: token, Code: codes.UnknownVerb, Candidates: r.trim(cands)}
+	res.Suggestions = r.suggest(key, stems, cands, ss, snd)
 	return res
+}
+
+// nearMiss is the UNKNOWN_VERB result for a near miss of a strict verb:
+// the strict verbs are both its candidates and its suggestions.
+func (r *Resolver) nearMiss(token string, cands []Candidate) Result {
+	cands = r.trim(cands)
+	return Result{Input: token, Code: codes.UnknownVerb, nearMiss: true, Candidates: cands, Suggestions: slices.Clone(cands)}
+}
+
+// strictLookalike decides a token with non-ASCII letters that reaches a
+// strict name through Unicode: by case folding or NFC (its key: "oK" with
+// U+212A, "permİt"), or by compatibility forms, dotless i or marks
+// (lookalikeFold: "ｏｋ", "yeſ", "permıt", "ók"), either directly or as
+// an inflection or spelling variant ("blocKed", "ａｐｐｒｏｖｅｄ"). Such
+// a token is a near miss naming the strict verb, unless it equals a
+// (non-ASCII) strict name up to ASCII case.
+func (r *Resolver) strictLookalike(token, key string) (Result, bool) {
+	if k, ok := r.strictASCII[asciiFold(token)]; ok {
+		res := r.foldHit[k]
+		res.Input = token
+		res.Candidates = slices.Clone(res.Candidates)
+		return res, true
+	}
+	var cands []Candidate
+	keys := []string{key}
+	if look := lookalikeFold(key); look != key && look != "" {
+		keys = append(keys, look)
+	}
+	for _, k := range keys {
+		first, rest := k, ""
+		if i := strings.IndexByte(k, ' '); i >= 0 {
+			first, rest = k[:i], k[i:]
+		}
+		try := func(name string, t Tier) {
+			for _, v := range r.keys[name] {
+				if r.verbs[v].strict == Strict {
+					cands = addCandidate(cands, Candidate{Verb: r.verbs[v].name, Name: name, Tier: t, Score: 0.98})
+				}
+			}
+		}
+		try(k, TierCase)
+		stems := append(append([]string(nil), r.lex.Irregular(first)...), morph.Stems(first)...)
+		for _, s := range stems {
+			try(s+rest, TierMorph)
+		}
+		for _, w := range append([]string{first}, stems...) {
+			for _, v := range morph.Variants(w) {
+				try(v+rest, TierSpelling)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return Result{}, false
+	}
+	return r.nearMiss(token, cands), true
 }
 
 // guardStrict turns a tier-3 hit on a strict verb into a near miss:
@@ -393,8 +521,7 @@ func (r *Resolver) guardStrict(res Result) Result {
 		return res
 	}
 	if r.strict[res.Verb] {
-		return Result{Input: res.Input, Code: codes.UnknownVerb, nearMiss: true,
-			Candidates: []Candidate{{Verb: res.Verb, Name: res.Name, Tier: res.Tier, Score: res.Score}}}
+		return r.nearMiss(res.Input, []Candidate{{Verb: res.Verb, Name: res.Name, Tier: res.Tier, Score: res.Score}})
 	}
 	return res
 }

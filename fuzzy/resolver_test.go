@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -96,6 +97,189 @@ func TestResolveStrict(t *testing.T) {
 	r2 := newTest(t, []Entry{{Verb: "deny", Strictness: Strict}, {Verb: "deno", Strictness: Loose}}, Options{})
 	if res := r2.Resolve("deni"); res.OK() {
 		t.Errorf("deni resolved to %s; want a near miss of deny", res.Verb)
+	}
+}
+
+// TestResolveStrictLookalikes: a strict verb matches only its ASCII
+// spelling (or an alias's), ASCII case aside. A token that Unicode case
+// folding, NFC or NFKC, a dotless i or a dropped mark would take onto a
+// strict name — directly, inflected or respelled — is a near miss naming
+// it, whatever the letter.
+func TestResolveStrictLookalikes(t *testing.T) {
+	es := append(testEntries(),
+		Entry{Verb: "fire", Strictness: Strict},      // for the ﬁ ligature
+		Entry{Verb: "nix", Strictness: Strict},       // a short one, for ı
+		Entry{Verb: "authorize", Strictness: Strict}, // for -ise
+		Entry{Verb: "genehmigé", Strictness: Strict}, // a strict name that is not ASCII
+	)
+	r := newTest(t, es, Options{})
+	for _, tc := range []struct{ tok, near string }{
+		{"o\u212a", "approve"},                        // KELVIN SIGN, folded by lower-casing
+		{"O\u212a", "approve"},                        //
+		{"bloc\u212a", "deny"},                        //
+		{"perm\u0130t", "approve"},                    // LATIN CAPITAL I WITH DOT ABOVE
+		{"permI\u0307t", "approve"},                   // I + COMBINING DOT ABOVE, which NFC composes to U+0130
+		{"perm\u0131t", "approve"},                    // dotless ı
+		{"n\u0131x", "nix"},                           // dotless ı in a token too short for edits
+		{"ye\u017f", "approve"},                       // LONG S, NFKC s
+		{"\uff4f\uff4b", "approve"},                   // fullwidth ok
+		{"\uff21\uff2c\uff2c\uff2f\uff37", "approve"}, // fullwidth ALLOW
+		{"\U0001d428\U0001d424", "approve"},           // mathematical bold ok
+		{"\ufb01re", "fire"},                          // ﬁ ligature
+		{"o\u0301k", "approve"},                       // a combining mark NFC composes (ók)
+		{"\u00f3k", "approve"},                        // the same, precomposed
+		{"n\u00f6", "deny"},                           // a mark on a two-letter name
+		{"h\u0430lt", ""},                             // Cyrillic а: MIXED_SCRIPT, checked below
+		{"approv\u0130ng", "approve"},                 // inflected, through the morph tier
+		{"bloc\u212aed", "deny"},                      //
+		{"\uff41\uff50\uff50\uff52\uff4f\uff56\uff45\uff44", "approve"}, // fullwidth approved
+		{"authori\u017fe", "authorize"},                                 // respelled, through the spelling tier
+		{"authori\u017fed", "authorize"},
+		{"GENEHMIG\u00c9", "genehmigé"}, // É is not ASCII: its case does not fold for a strict verb
+	} {
+		res := r.Resolve(tc.tok)
+		if res.OK() {
+			t.Errorf("Resolve(%+q) = %s (%s); a strict verb must be spelled in ASCII", tc.tok, res.Verb, res.Tier)
+			continue
+		}
+		if tc.near == "" {
+			if res.Code != codes.MixedScript {
+				t.Errorf("Resolve(%+q) = %+v, want MIXED_SCRIPT", tc.tok, res)
+			}
+			continue
+		}
+		if res.Code != codes.UnknownVerb || !res.NearMiss() || len(res.Candidates) == 0 || res.Candidates[0].Verb != tc.near {
+			t.Errorf("Resolve(%+q) = %+v, want a near miss of %s", tc.tok, res, tc.near)
+			continue
+		}
+		if msg := res.Message(); !strings.Contains(msg, "did you mean /") {
+			t.Errorf("Resolve(%+q).Message() = %q, want a suggestion", tc.tok, msg)
+		}
+	}
+	// ASCII case aside, strict names still match; so does a non-ASCII
+	// strict name as registered or with only its ASCII letters re-cased.
+	for tok, want := range map[string]string{
+		"OK": "approve", "Permit": "approve", "BLOCK": "deny", "Halt": "halt",
+		"genehmigé": "genehmigé", "GENEHMIGé": "genehmigé", "Fire": "fire",
+	} {
+		if res := r.Resolve(tok); res.Verb != want {
+			t.Errorf("Resolve(%q) = %+v, want %s", tok, res, want)
+		}
+	}
+	// Non-strict verbs keep Unicode case folding.
+	for tok, want := range map[string]string{"loo\u212a": "search", "\u017fearch": "search", "SEARCH": "search"} {
+		if res := r.Resolve(tok); res.Verb != want {
+			t.Errorf("Resolve(%+q) = %+v, want %s", tok, res, want)
+		}
+	}
+}
+
+// TestResolveInflectedTypos: a typo inside an inflected form resolves by
+// the edit tier, reporting the form; a stem whose suffix was spelled by
+// rule is compared with the names (shtop+ed ~ stop).
+func TestResolveInflectedTypos(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	for _, tc := range []struct{ tok, verb, name, form string }{
+		{"cancled", "cancel", "cancel", "canceled"}, // canceled beside WordNet's cancelled
+		{"caceled", "cancel", "cancel", "canceled"},
+		{"cancelld", "cancel", "cancel", "cancelled"},
+		{"canceling", "cancel", "cancel", ""}, // morph: an exact form
+		{"featchs", "fetch", "fetch", "fetches"},
+		{"shtoped", "cancel", "stop", "stopped"}, // stem shtop ~ stop
+		{"udateed", "context", "update", "updated"},
+		{"safeing", "recall", "save", "saving"},
+		{"escalatin", "escalate", "escalate", "escalating"},
+		{"calculatin", "calc", "calculate", "calculating"},
+		{"fecthing", "fetch", "fetch", "fetching"},
+	} {
+		res := r.Resolve(tc.tok)
+		if res.Verb != tc.verb || res.Name != tc.name || res.Form != tc.form {
+			t.Errorf("Resolve(%q) = %s name %q form %q (%s), want %s name %q form %q", tc.tok, res.Verb, res.Name, res.Form, res.Tier, tc.verb, tc.name, tc.form)
+		}
+	}
+	// The stem's name must take the token's ending: mach+es is not math
+	// (maths), asend+ed is not send (sent), cylc+es is not calc (calcs).
+	for _, tok := range []string{"maches", "asended", "cylces", "calues", "cahces", "macthes"} {
+		if res := r.Resolve(tok); res.OK() {
+			t.Errorf("Resolve(%q) = %s (%s, form %q), want no verb", tok, res.Verb, res.Tier, res.Form)
+		}
+	}
+	// A strict verb's forms stay exact-only: a near miss, never a match.
+	for _, tok := range []string{"approvd", "blokced", "dennied", "rejectd", "permitted"} {
+		if res := r.Resolve(tok); res.OK() || !res.NearMiss() {
+			t.Errorf("Resolve(%q) = %+v, want a near miss", tok, res)
+		}
+	}
+	// A British spelling of a name is a form of it, unless it is a name of
+	// its own verb.
+	one := newTest(t, []Entry{{Verb: "analyze"}}, Options{})
+	if res := one.Resolve("analysng"); res.Verb != "analyze" || res.Form != "analysing" {
+		t.Errorf("analysng with analyze: %+v", res)
+	}
+	two := newTest(t, []Entry{{Verb: "analyze"}, {Verb: "analyse"}}, Options{})
+	if res := two.Resolve("analysng"); res.Verb != "analyse" {
+		t.Errorf("analysng with analyse and analyze: %+v", res)
+	}
+}
+
+// TestSuggestions: every UNKNOWN_VERB says what is near, within a radius
+// wider than the tiers', nearest first; suggestions are apart from the
+// candidates and never a resolution.
+func TestSuggestions(t *testing.T) {
+	r := newTest(t, testEntries(), Options{})
+	for _, tc := range []struct {
+		tok  string
+		want []string // suggested names, in order
+		msg  string
+	}{
+		{"escate", []string{"escalate"}, "/escate is not a verb — did you mean /escalate?"},
+		{"escated", []string{"escalate"}, ""},
+		{"escates", []string{"escalate"}, ""},
+		{"featchd", []string{"fetch"}, ""},
+		{"caclate", []string{"calculate"}, ""},
+		{"rembers", []string{"remember", "remember"}, "/rembers is not a verb — did you mean /remember?"},
+		{"snd", []string{"send"}, ""},       // too short for edits, not for a suggestion
+		{"aprove", []string{"approve"}, ""}, // a near miss names the strict verb only
+		{"ｓｅａｒｃｈ", []string{"search"}, ""},  // compared as it reads
+		{"xqzt", nil, "/xqzt is not a verb"},
+		{"caf\xff", nil, ""}, // invalid UTF-8: nothing
+	} {
+		res := r.Resolve(tc.tok)
+		if res.OK() || res.Code != codes.UnknownVerb {
+			t.Errorf("Resolve(%q) = %+v, want UNKNOWN_VERB", tc.tok, res)
+			continue
+		}
+		var got []string
+		for _, c := range res.Suggestions {
+			got = append(got, c.Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Resolve(%q).Suggestions = %v, want %v", tc.tok, res.Suggestions, tc.want)
+		}
+		if tc.msg != "" && res.Message() != tc.msg {
+			t.Errorf("Resolve(%q).Message() = %q, want %q", tc.tok, res.Message(), tc.msg)
+		}
+	}
+	// Only the nearest, at most MaxCandidates; a name held back by the
+	// word guard stays a candidate, as before, and is suggested too.
+	if res := r.Resolve("sand"); len(res.Candidates) == 0 || res.Candidates[0].Name != "send" || len(res.Suggestions) == 0 || res.Suggestions[0].Name != "send" {
+		t.Errorf("sand: candidates %v, suggestions %v; want send in both", res.Candidates, res.Suggestions)
+	}
+	if res := r.Resolve("onot"); len(res.Suggestions) != 3 || res.Candidates != nil {
+		t.Errorf("onot: candidates %v, suggestions %v; want three suggestions, no candidates", res.Candidates, res.Suggestions)
+	}
+	big := newTest(t, benchVocab(1000), Options{MaxCandidates: 2})
+	if res := big.Resolve("onot"); len(res.Suggestions) > 2 {
+		t.Errorf("MaxCandidates 2: %v", res.Suggestions)
+	}
+	// Resolved and ambiguous tokens have no suggestions.
+	for _, tok := range []string{"search", "serch", "remember", "sеarch"} {
+		if res := r.Resolve(tok); res.Suggestions != nil {
+			t.Errorf("Resolve(%q) has suggestions %v", tok, res.Suggestions)
+		}
+	}
+	if !errors.Is(r.Resolve("escate").Err(), ErrUnknownVerb) {
+		t.Error("an UNKNOWN_VERB with suggestions is not ErrUnknownVerb")
 	}
 }
 
@@ -340,10 +524,15 @@ func TestOSA(t *testing.T) {
 		a, b := word(), word()
 		ra, rb := []rune(a), []rune(b)
 		ref := refOSA(ra, rb)
+		var p pattern
+		setPattern(&p, ra)
 		for k := 0; k <= 4; k++ {
 			got := osa(ra, rb, k)
 			if ref <= k && got != ref || ref > k && got != k+1 {
 				t.Fatalf("osa(%q, %q, %d) = %d, reference %d", a, b, k, got, ref)
+			}
+			if got := p.osa(rb, k); ref <= k && got != ref || ref > k && got != k+1 {
+				t.Fatalf("pattern(%q).osa(%q, %d) = %d, reference %d", a, b, k, got, ref)
 			}
 		}
 		if lev := levenshtein.ComputeDistance(a, b); ref > lev || ref > matchr.OSA(a, b) {
@@ -355,6 +544,36 @@ func TestOSA(t *testing.T) {
 	}
 	if d := osa([]rune("esarch"), []rune("search"), 3); d != 1 {
 		t.Errorf("transposed first letters: %d, want 1", d)
+	}
+	// Words of 60–64 runes, the most a pattern holds, with a few edits.
+	for i := 0; i < 300; i++ {
+		a := make([]rune, 60+rng.Intn(5))
+		for j := range a {
+			a[j] = rune("abcdeé"[rng.Intn(6)])
+		}
+		b := append([]rune(nil), a...)
+		for e := rng.Intn(4); e > 0; e-- {
+			j := rng.Intn(len(b) - 1)
+			switch rng.Intn(3) {
+			case 0:
+				b[j], b[j+1] = b[j+1], b[j]
+			case 1:
+				b = append(b[:j], b[j+1:]...)
+			default:
+				b[j] = 'x'
+			}
+		}
+		var p pattern
+		if !setPattern(&p, a) {
+			t.Fatalf("setPattern refused %d runes", len(a))
+		}
+		if ref, got := refOSA(a, b), p.osa(b, 5); ref <= 5 && got != ref || ref > 5 && got != 6 {
+			t.Fatalf("long pattern: osa %d, reference %d", got, ref)
+		}
+	}
+	var p pattern
+	if setPattern(&p, make([]rune, 65)) {
+		t.Error("setPattern accepted 65 runes")
 	}
 }
 
@@ -379,12 +598,13 @@ func ExampleResolver_Resolve() {
 }
 
 // TestDeletionIndex checks that the one-deletion index finds exactly what
-// the signature scan finds.
+// the signature scan finds, and that the suggestions do not depend on
+// which of the two the edit tier used.
 func TestDeletionIndex(t *testing.T) {
 	es := benchVocab(400)
 	indexed := newTest(t, es, Options{})
 	scanned := newTest(t, es, Options{})
-	scanned.del1 = nil
+	scanned.dix = func() *delIndex { return nil }
 	rng := rand.New(rand.NewSource(7))
 	mutate := func(s string) string {
 		rs := []rune(s)
@@ -409,12 +629,18 @@ func TestDeletionIndex(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		tok := mutate(names[rng.Intn(len(names))].key)
 		var a, b scan
-		indexed.editScan(&a, tok, true)
-		scanned.editScan(&b, tok, true)
+		var q probe
+		q.set(tok)
+		indexed.editScan(&a, &q, letterCount(tok), true, nil)
+		scanned.editScan(&b, &q, letterCount(tok), true, nil)
 		if fmt.Sprint(sortedMatches(a.matches)) != fmt.Sprint(sortedMatches(b.matches)) {
 			t.Fatalf("%q: index %v, scan %v", tok, a.matches, b.matches)
 		}
-		if x, y := indexed.Resolve(tok), scanned.Resolve(tok); x.Verb != y.Verb || x.Code != y.Code || x.Tier != y.Tier {
+		// Suggestions come from the edit tier's own pass when it scans
+		// the class name by name, from a pass of their own otherwise:
+		// the same either way.
+		if x, y := indexed.Resolve(tok), scanned.Resolve(tok); x.Verb != y.Verb || x.Code != y.Code || x.Tier != y.Tier ||
+			fmt.Sprint(x.Suggestions) != fmt.Sprint(y.Suggestions) {
 			t.Fatalf("%q: index %+v, scan %+v", tok, x, y)
 		}
 	}

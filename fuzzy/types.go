@@ -2,6 +2,7 @@ package fuzzy
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -76,23 +77,37 @@ func (t Tier) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
 
 // Candidate is one verb a token might have meant.
 type Candidate struct {
-	Verb  string  `json:"verb"`  // canonical verb
-	Name  string  `json:"name"`  // the name (canonical or alias) that came close
-	Tier  Tier    `json:"tier"`  // the tier that found it
-	Score float64 `json:"score"` // 0..1, higher is closer
+	Verb  string  `json:"verb"`           // canonical verb
+	Name  string  `json:"name"`           // the name (canonical or alias) that came close
+	Form  string  `json:"form,omitempty"` // the inflected form of Name that came close, if not Name itself
+	Tier  Tier    `json:"tier"`           // the tier that found it
+	Score float64 `json:"score"`          // 0..1, higher is closer
 }
 
 // Result is the outcome of resolving one token. Exactly one of Verb and
 // Code is non-empty.
+//
+// Candidates mean, per Code: AMBIGUOUS_VERB, the tied verbs (the runtime
+// may settle them by argument shape); UNKNOWN_VERB, the strict verb of a
+// near miss, else names within the allowance that a guard held back.
 type Result struct {
 	Input      string      // the token as given
 	Verb       string      // canonical verb, or "" when unresolved
 	Name       string      // the name that matched (folded), or ""
+	Form       string      // edit and phonetic tiers: the inflected form of Name the token is a typo of ("canceled"), or "" for Name itself
 	Tier       Tier        // the tier that matched, or TierNone
 	Score      float64     // 0..1: 1 for exact, lower for looser tiers
 	Code       codes.Code  // UNKNOWN_VERB, AMBIGUOUS_VERB or MIXED_SCRIPT; "" on success
-	Candidates []Candidate // on failure: up to Options.MaxCandidates, best first
-	Offset     int         // MIXED_SCRIPT: byte offset in Input of the first letter from another script
+	Candidates []Candidate // on failure: up to Options.MaxCandidates, best first (see below)
+	// Suggestions are, on UNKNOWN_VERB only, the verbs the token may have
+	// meant, nearest first, up to Options.MaxCandidates: the strict verb
+	// of a near miss, else the nearest names within a radius wider than
+	// the tiers' (see docs/resolution.md). They are for the message back
+	// to the model only: unlike the Candidates of AMBIGUOUS_VERB, which
+	// the runtime may settle by argument shape, nothing ever runs or
+	// settles a suggestion.
+	Suggestions []Candidate
+	Offset      int // MIXED_SCRIPT: byte offset in Input of the first letter from another script
 
 	nearMiss bool // UNKNOWN_VERB because the token is a near miss of a strict verb
 }
@@ -109,7 +124,7 @@ func (r Result) Err() error {
 	if r.Code == "" {
 		return nil
 	}
-	return &Error{Code: r.Code, Input: r.Input, Offset: r.Offset, Candidates: r.Candidates}
+	return &Error{Code: r.Code, Input: r.Input, Offset: r.Offset, Candidates: r.Candidates, Suggestions: r.Suggestions}
 }
 
 // Message is the sentence for the agent: empty on success, else what went
@@ -118,7 +133,7 @@ func (r Result) Message() string {
 	if r.Code == "" {
 		return ""
 	}
-	return (&Error{Code: r.Code, Input: r.Input, Offset: r.Offset, Candidates: r.Candidates}).Error()
+	return (&Error{Code: r.Code, Input: r.Input, Offset: r.Offset, Candidates: r.Candidates, Suggestions: r.Suggestions}).Error()
 }
 
 // Error is a resolution failure, usable with errors.Is against ErrUnknownVerb,
@@ -127,7 +142,9 @@ type Error struct {
 	Code       codes.Code  // failure code
 	Input      string      // the token as given
 	Offset     int         // byte offset in Input the failure refers to (MIXED_SCRIPT), else 0
-	Candidates []Candidate // what the token may have meant, best first
+	Candidates []Candidate // AMBIGUOUS_VERB: the tied verbs; UNKNOWN_VERB: as Result.Candidates
+	// Suggestions are the did-you-mean of UNKNOWN_VERB (Result.Suggestions).
+	Suggestions []Candidate
 }
 
 // Sentinel errors for errors.Is: an *Error matches the sentinel of its Code.
@@ -140,7 +157,7 @@ var (
 // Is reports whether target is the sentinel for e's code.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
-	return ok && t.Input == "" && t.Candidates == nil && t.Code == e.Code
+	return ok && t.Input == "" && t.Candidates == nil && t.Suggestions == nil && t.Code == e.Code
 }
 
 // Error returns a short sentence a model can act on. Control and
@@ -157,10 +174,14 @@ func (e *Error) Error() string {
 		}
 		return fmt.Sprintf("%s is ambiguous", tok)
 	default:
-		if len(e.Candidates) == 0 {
+		cs := e.Suggestions
+		if len(cs) == 0 {
+			cs = e.Candidates
+		}
+		if len(cs) == 0 {
 			return fmt.Sprintf("%s is not a verb", tok)
 		}
-		return fmt.Sprintf("%s is not a verb — did you mean /%s?", tok, e.Candidates[0].Name)
+		return fmt.Sprintf("%s is not a verb — did you mean %s?", tok, nameList(cs))
 	}
 }
 
@@ -193,6 +214,21 @@ func Printable(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// nameList writes the distinct names of cs as "/a", "/a or /b", "/a, /b or
+// /c".
+func nameList(cs []Candidate) string {
+	var names []string
+	for _, c := range cs {
+		if n := "/" + Printable(c.Name); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 func orList(cs []Candidate) string {

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -104,14 +105,70 @@ func ParseSince(s string) (Since, error) {
 
 // TimeRange bounds a search by age: OlderThan and NewerThan are spans back
 // from now ("> 2 weeks" is OlderThan two weeks; "< 3 days" is NewerThan
-// three days). Zero means unbounded.
+// three days). Zero means unbounded. In JSON a span is written as a filter
+// writes it ("2w", "36h"), so that people and programs read the same
+// thing; a number of nanoseconds is still read.
 type TimeRange struct {
-	OlderThan time.Duration `json:"older_than,omitempty"`
-	NewerThan time.Duration `json:"newer_than,omitempty"`
+	OlderThan time.Duration
+	NewerThan time.Duration
 }
 
 // IsZero reports whether the range is unbounded.
 func (r TimeRange) IsZero() bool { return r.OlderThan == 0 && r.NewerThan == 0 }
+
+// timeRangeJSON is TimeRange as JSON.
+type timeRangeJSON struct {
+	OlderThan span `json:"older_than,omitzero"`
+	NewerThan span `json:"newer_than,omitzero"`
+}
+
+// MarshalJSON writes the spans as "2w", "36h", "90m".
+func (r TimeRange) MarshalJSON() ([]byte, error) {
+	return json.Marshal(timeRangeJSON{span(r.OlderThan), span(r.NewerThan)})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, and nanoseconds.
+func (r *TimeRange) UnmarshalJSON(b []byte) error {
+	var v timeRangeJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*r = TimeRange{OlderThan: time.Duration(v.OlderThan), NewerThan: time.Duration(v.NewerThan)}
+	return nil
+}
+
+// span is a duration written in JSON as a filter writes a span.
+type span time.Duration
+
+func (s span) MarshalJSON() ([]byte, error) {
+	return json.Marshal(Since{Ago: time.Duration(s)}.String())
+}
+
+func (s *span) UnmarshalJSON(b []byte) error {
+	var n int64
+	if err := json.Unmarshal(b, &n); err == nil {
+		*s = span(n)
+		return nil
+	}
+	var text string
+	if err := json.Unmarshal(b, &text); err != nil {
+		return fmt.Errorf("a time span is a string such as \"2w\": %w", err)
+	}
+	if text == "" {
+		*s = 0
+		return nil
+	}
+	v, err := ParseSince(text)
+	if err != nil || v.Ago == 0 {
+		if d, derr := time.ParseDuration(text); derr == nil && d > 0 {
+			*s = span(d)
+			return nil
+		}
+		return fmt.Errorf("%q is not a time span (2w, 36h, 90m)", text)
+	}
+	*s = span(v.Ago)
+	return nil
+}
 
 // RefKind is what a reference points at.
 type RefKind string

@@ -28,17 +28,27 @@ const (
 	RecallAppend RecallOp = "append"
 	RecallDelete RecallOp = "delete"
 	RecallPatch  RecallOp = "patch"
+	// RecallHistory lists a block's versions; RecallRestore makes a new
+	// version equal to an earlier one.
+	RecallHistory RecallOp = "history"
+	RecallRestore RecallOp = "restore"
 )
 
 // Recall reads or changes archival memory. Block names the block for read,
-// append, delete and patch; Query is set for search; Content for insert and
-// append; Patch holds the unified diff for patch.
+// append, delete, patch, history and restore; Version picks an earlier
+// version for read (0: the current one) and restore; Query is set for
+// search; Content for insert and append; Patch holds the unified diff for
+// patch. Tags and Project label what insert and append store, so that the
+// filters #tag and *project find it.
 type Recall struct {
 	Op      RecallOp `json:"op"`
 	Block   string   `json:"block,omitempty"`
+	Version int      `json:"version,omitempty"`
 	Query   string   `json:"query,omitempty"`
 	Content string   `json:"content,omitempty"`
 	Patch   string   `json:"patch,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
+	Project string   `json:"project,omitempty"`
 	Filters Filters  `json:"filters,omitzero"`
 	Refs    []Ref    `json:"refs,omitempty"`
 }
@@ -46,8 +56,10 @@ type Recall struct {
 // Kind returns "recall".
 func (Recall) Kind() string { return "recall" }
 
-// ReadOnly is true for read and search.
-func (r Recall) ReadOnly() bool { return r.Op == RecallRead || r.Op == RecallSearch }
+// ReadOnly is true for read, search and history.
+func (r Recall) ReadOnly() bool {
+	return r.Op == RecallRead || r.Op == RecallSearch || r.Op == RecallHistory
+}
 
 // ContextOp is an operation on working memory.
 type ContextOp string
@@ -303,7 +315,7 @@ func Decode(data []byte) (Intent, error) {
 	case "recall":
 		var v Recall
 		err = json.Unmarshal(data, &v)
-		if err == nil && !oneOf(string(v.Op), RecallRead, RecallSearch, RecallInsert, RecallAppend, RecallDelete, RecallPatch) {
+		if err == nil && !oneOf(string(v.Op), RecallRead, RecallSearch, RecallInsert, RecallAppend, RecallDelete, RecallPatch, RecallHistory, RecallRestore) {
 			err = fmt.Errorf("unknown op %q", v.Op)
 		}
 		in = v

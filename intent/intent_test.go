@@ -25,10 +25,17 @@ func TestMarshalRoundTrip(t *testing.T) {
 			`{"kind":"recall","op":"append","block":"log","content":"@last.output","refs":[{"kind":"last.output","token":"@last.output"}]}`, false},
 		{"recall delete", Recall{Op: RecallDelete, Block: "old"}, `{"kind":"recall","op":"delete","block":"old"}`, false},
 		{"recall patch", Recall{Op: RecallPatch, Block: "b", Patch: "@@ -1 +1 @@\n-a\n+b\n"}, `{"kind":"recall","op":"patch","block":"b","patch":"@@ -1 +1 @@\n-a\n+b\n"}`, false},
+		{"recall history", Recall{Op: RecallHistory, Block: "plan"}, `{"kind":"recall","op":"history","block":"plan"}`, true},
+		{"recall read version", Recall{Op: RecallRead, Block: "plan", Version: 2}, `{"kind":"recall","op":"read","block":"plan","version":2}`, true},
+		{"recall restore", Recall{Op: RecallRestore, Block: "plan", Version: 2}, `{"kind":"recall","op":"restore","block":"plan","version":2}`, false},
+		{"recall insert labelled", Recall{Op: RecallInsert, Content: "shipped", Tags: []string{"release"}, Project: "apollo"},
+			`{"kind":"recall","op":"insert","content":"shipped","tags":["release"],"project":"apollo"}`, false},
+		{"search newer than", Search{Terms: "x", Time: TimeRange{NewerThan: 36 * time.Hour}}, `{"kind":"search","terms":"x","time":{"newer_than":"36h"}}`, true},
+		{"search odd span", Search{Terms: "x", Time: TimeRange{OlderThan: 90 * time.Second}}, `{"kind":"search","terms":"x","time":{"older_than":"1m30s"}}`, true},
 		{"context replace", Context{Op: ContextReplace, Block: "human", Old: "old", New: "new"}, `{"kind":"context","op":"replace","block":"human","old":"old","new":"new"}`, false},
 		{"context swap", Context{Op: ContextSwap, Block: "persona", Label: "formal"}, `{"kind":"context","op":"swap","block":"persona","label":"formal"}`, false},
 		{"search", Search{Terms: "budget", Domains: []string{DomainConversations}, Time: TimeRange{OlderThan: 14 * day}, Role: "assistant"},
-			`{"kind":"search","terms":"budget","domains":["conversations"],"time":{"older_than":1209600000000000},"role":"assistant"}`, true},
+			`{"kind":"search","terms":"budget","domains":["conversations"],"time":{"older_than":"14d"},"role":"assistant"}`, true},
 		{"send", Send{Domain: "agent", Target: "anchor", Content: "hi"}, `{"kind":"send","domain":"agent","target":"anchor","content":"hi"}`, false},
 		{"fetch", Fetch{URL: "https://example.org", Format: "html"}, `{"kind":"fetch","url":"https://example.org","format":"html"}`, false},
 		{"fetch continue", Fetch{Continue: true}, `{"kind":"fetch","continue":true}`, false},
@@ -65,6 +72,23 @@ func TestMarshalRoundTrip(t *testing.T) {
 				t.Errorf("Decode(Marshal(x)) = %#v, want %#v", back, tt.in)
 			}
 		})
+	}
+}
+
+// TestTimeRangeReadsNanoseconds: intents queued before spans were written
+// as text carry nanoseconds; they must still decode.
+func TestTimeRangeReadsNanoseconds(t *testing.T) {
+	in, err := Decode([]byte(`{"kind":"search","terms":"b","time":{"older_than":1209600000000000}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := in.(Search).Time.OlderThan; got != 14*24*time.Hour {
+		t.Errorf("older_than = %v", got)
+	}
+	for _, bad := range []string{`{"kind":"search","time":{"older_than":"soon"}}`, `{"kind":"search","time":{"older_than":true}}`} {
+		if _, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("Decode(%s) accepted a bad span", bad)
+		}
 	}
 }
 
@@ -133,6 +157,8 @@ func TestParseRef(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"kind":"recall","op":"search","query":"x","filters":{"since":"7d"}}`))
 	f.Add([]byte(`{"kind":"custom","verb":"a","maps_to":"search","inner":{"kind":"search","terms":"q"}}`))
+	f.Add([]byte(`{"kind":"search","terms":"q","time":{"older_than":"14d","newer_than":1209600000000000}}`))
+	f.Add([]byte(`{"kind":"recall","op":"restore","block":"b","version":2,"tags":["a"],"project":"p"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in, err := Decode(data)
 		if err != nil {

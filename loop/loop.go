@@ -177,7 +177,7 @@ func Run(ctx context.Context, rt *dialect.Runtime, m Model, conv []Message, o Op
 		ctx, cancel = context.WithTimeout(ctx, o.Budget)
 		defer cancel()
 	}
-	system, err := System(rt, o.System, o.NoInstructions)
+	system, err := System(ctx, rt, o.Meta.Agent, o.System, o.NoInstructions)
 	if err != nil {
 		return nil, err
 	}
@@ -264,14 +264,15 @@ func step(ctx context.Context, rt *dialect.Runtime, m Model, system string, msgs
 	return t, err
 }
 
-// System is the system prompt with the dialect's instructions for the
-// verbs in force added after base (unless without).
-func System(rt *dialect.Runtime, base string, without bool) (string, error) {
+// System is the system prompt with the dialect's instructions for agent —
+// what works in the runtime's configuration, for that agent — added after
+// base (unless without).
+func System(ctx context.Context, rt *dialect.Runtime, agent, base string, without bool) (string, error) {
 	if without {
 		return base, nil
 	}
 	var b strings.Builder
-	if err := rt.Verbs().WriteInstructions(&b); err != nil {
+	if err := rt.Instructions(ctx, &b, agent); err != nil {
 		return "", fmt.Errorf("instructions: %w", err)
 	}
 	if base == "" {

@@ -89,7 +89,10 @@ func (m *middleware) handleLoop(req *http.Request, api wire.API, next func(*http
 	}
 	wr, err := wire.ParseRequest(api, body)
 	if err == nil && int64(len(body)) <= m.opt.maxBody && m.opt.instructions {
-		err = wr.AddSystem(m.instr)
+		var instr string
+		if instr, err = m.instructions(l.ctx, l.meta.Agent); err == nil {
+			err = wr.AddSystem(instr)
+		}
 	}
 	if err != nil || int64(len(body)) > m.opt.maxBody {
 		// Not a request the loop can extend: it goes on as it came,

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/propagation"
@@ -194,7 +195,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 type middleware struct {
 	rt    *dialect.Runtime
 	opt   options
-	instr string // the instructions, with Instructions
+	instr sync.Map // agent → its instructions, with Instructions
 }
 
 func newMiddleware(rt *dialect.Runtime, opts []Option) *middleware {
@@ -202,13 +203,7 @@ func newMiddleware(rt *dialect.Runtime, opts []Option) *middleware {
 	for _, f := range opts {
 		f(&o)
 	}
-	m := &middleware{rt: rt, opt: o}
-	if o.instructions {
-		var b strings.Builder
-		rt.Verbs().WriteInstructions(&b) // a strings.Builder does not fail
-		m.instr = b.String()
-	}
-	return m
+	return &middleware{rt: rt, opt: o}
 }
 
 // isChat reports whether req asks for a chat completion.
@@ -475,4 +470,18 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 type readCloser struct {
 	io.Reader
 	io.Closer
+}
+
+// instructions are the dialect's instructions for agent, made once per
+// agent: what works in the runtime's configuration, for that agent.
+func (m *middleware) instructions(ctx context.Context, agent string) (string, error) {
+	if s, ok := m.instr.Load(agent); ok {
+		return s.(string), nil
+	}
+	var b strings.Builder
+	if err := m.rt.Instructions(ctx, &b, agent); err != nil {
+		return "", err
+	}
+	m.instr.Store(agent, b.String())
+	return b.String(), nil
 }

@@ -1,13 +1,17 @@
 package morph
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Forms returns the inflected forms of a base form: third person singular,
 // past (and past participle), present participle, plus the irregular forms
 // WordNet lists for it ("send" → sends, sent, sending). Regular forms follow
 // English spelling (queries, queried; stopped, stopping; saving); a lemma
-// with irregular forms gets no regular -ed form. Multi-word lemmas inflect
-// their first word ("look up" → "looks up", ...).
+// with irregular forms gets no regular -ed form unless it is the other
+// spelling of one of them ("cancel" → cancelled and canceled). Multi-word
+// lemmas inflect their first word ("look up" → "looks up", ...).
 func (l *Lexicon) Forms(lemma string) []string {
 	head, tail := lemma, ""
 	if i := strings.IndexByte(lemma, ' '); i >= 0 {
@@ -34,8 +38,8 @@ func (l *Lexicon) Forms(lemma string) []string {
 		out = append(out, f)
 	}
 	add(thirdPerson(head))
-	if len(irr) == 0 {
-		add(past(head))
+	if p := past(head); len(irr) == 0 || spelledAlike(irr, p+tail) {
+		add(p)
 	}
 	add(participle(head))
 	return out
@@ -88,4 +92,42 @@ func doublesFinal(w string) bool {
 	c := w[n-1]
 	return isConsonant(c) && c != 'w' && c != 'x' && c != 'y' &&
 		isVowel(w[n-2]) && !isVowel(w[n-3]) && vowelGroups(w) == 1
+}
+
+// spelledAlike reports whether w is a British/American variant of one of
+// forms (canceled of cancelled).
+func spelledAlike(forms []string, w string) bool {
+	for _, f := range forms {
+		for _, v := range Variants(f) {
+			if v == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Spellings returns every written form of a lemma except the lemma itself:
+// its inflected forms (Forms), then each British/American variant of the
+// lemma that WordNet knows as a verb, with that variant's inflected forms
+// ("summarize" → summarizes, summarized, summarizing, summarise,
+// summarises, summarised, summarising). It is what a typo of any form of
+// the verb may be a typo of.
+func (l *Lexicon) Spellings(lemma string) []string {
+	out := l.Forms(lemma)
+	head, tail := lemma, ""
+	if i := strings.IndexByte(lemma, ' '); i >= 0 {
+		head, tail = lemma[:i], lemma[i:]
+	}
+	for _, v := range Variants(head) {
+		if !l.IsVerb(v + tail) {
+			continue
+		}
+		for _, f := range append([]string{v + tail}, l.Forms(v+tail)...) {
+			if f != lemma && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }

@@ -102,6 +102,10 @@ func TestForms(t *testing.T) {
 		{"stop", []string{"stops", "stopped", "stopping"}},
 		{"save", []string{"saves", "saved", "saving"}},
 		{"look up", []string{"looks up", "looked up", "looking up"}},
+		// WordNet lists cancelled and travelled; the American past is
+		// the regular one and belongs beside them.
+		{"cancel", []string{"cancels", "cancelled", "canceled", "cancelling", "canceling"}},
+		{"travel", []string{"travelled", "traveled"}},
 	}
 	for _, tc := range tests {
 		got := l.Forms(tc.lemma)
@@ -112,6 +116,34 @@ func TestForms(t *testing.T) {
 		}
 		if slices.Contains(got, "sended") {
 			t.Errorf("Forms(send) has a regular past beside the irregular one: %v", got)
+		}
+	}
+}
+
+func TestSpellings(t *testing.T) {
+	l := Default()
+	tests := []struct {
+		lemma    string
+		want     []string
+		wantNone []string
+	}{
+		{"summarize", []string{"summarized", "summarise", "summarised", "summarising", "summarises"}, []string{"summarize"}},
+		{"colour", []string{"coloured", "color", "colored"}, nil},
+		{"cancel", []string{"canceled", "cancelled"}, []string{"cancell"}},     // cancell is no verb
+		{"store", []string{"stored", "storing"}, []string{"stour", "stoured"}}, // -or → -our only where WordNet has it
+		{"look up", []string{"looked up"}, nil},
+	}
+	for _, tc := range tests {
+		got := l.Spellings(tc.lemma)
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("Spellings(%q) = %v, missing %q", tc.lemma, got, w)
+			}
+		}
+		for _, w := range tc.wantNone {
+			if slices.Contains(got, w) {
+				t.Errorf("Spellings(%q) = %v, has %q", tc.lemma, got, w)
+			}
 		}
 	}
 }

@@ -20,12 +20,12 @@ type table struct {
 // first. A table added to the schema is added here; TestCopyCoversSchema
 // fails until it is.
 var copyTables = []table{
-	{name: "blocks", cols: []string{"id", "kind", "name", "content", "version", "created_at", "updated_at"}, key: []string{"id"}, identity: true},
-	{name: "block_versions", cols: []string{"block_id", "kind", "name", "version", "op", "content", "at"}, key: []string{"block_id", "version"}},
-	{name: "messages", cols: []string{"id", "session", "role", "agent", "model", "content", "at"}, key: []string{"id"}, identity: true, immutable: true},
+	{name: "blocks", cols: []string{"id", "kind", "name", "content", "version", "created_at", "updated_at", "tags", "project"}, key: []string{"id"}, identity: true},
+	{name: "block_versions", cols: []string{"block_id", "kind", "name", "version", "op", "content", "at", "agent", "tags", "project"}, key: []string{"kind", "name", "version"}},
+	{name: "messages", cols: []string{"id", "session", "role", "agent", "model", "content", "at", "tags", "project"}, key: []string{"id"}, identity: true, immutable: true},
 	{name: "outputs", cols: []string{"id", "session", "verb", "status", "output", "at"}, key: []string{"id"}, identity: true},
 	{name: "pending", cols: strings.Split(strings.ReplaceAll(pendingCols, " ", ""), ","), key: []string{"id"}, identity: true},
-	{name: "rules", cols: []string{"id", "agent", "verb", "target", "decision", "created_at", "created_by"}, key: []string{"id"}, identity: true},
+	{name: "rules", cols: []string{"id", "agent", "verb", "op", "target", "args", "decision", "note", "created_at", "created_by"}, key: []string{"id"}, identity: true},
 	{name: "session_state", cols: []string{"session", "key", "value", "at"}, key: []string{"session", "key"}},
 	{name: "failures", cols: []string{"id", "ts", "code", "token", "verb", "subject", "raw", "agent", "model", "session", "details", "candidates", "context"}, key: []string{"id"}},
 	{name: "failure_daily", cols: []string{"day", "model", "code", "verb", "subject", "n", "first_id", "last_id"}, key: []string{"day", "model", "code", "verb", "subject"}},

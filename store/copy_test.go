@@ -14,8 +14,8 @@ import (
 	"github.com/pattern-dialect/dialect/internal/pgtest"
 )
 
-// fill puts some of every kind of state into s.
-func fill(t *testing.T, s Store) {
+// fillAll puts some of every kind of state into s.
+func fillAll(t *testing.T, s Store) {
 	t.Helper()
 	ctx := context.Background()
 	must := func(err error) {
@@ -45,7 +45,10 @@ func fill(t *testing.T, s Store) {
 	must(err)
 	_, err = s.Enqueue(ctx, Pending{Agent: "a", Verb: "post", Intent: "{}", Raw: "/post again !"})
 	must(err)
-	must(s.AddRule(ctx, "*", "post", "*", Deny, "owner"))
+	_, err = s.SaveRule(ctx, Rule{Agent: "*", Verb: "post", Op: "*", Target: "*", Args: "to:* ?x", Decision: Deny, Note: "not now", By: "owner"})
+	must(err)
+	_, err = s.Apply(ctx, Change{Kind: Archival, Name: "tagged", Op: "create", Agent: "scout", Tags: []string{"q3", "budget"}, Project: "atlas", Edit: func(string, bool) (string, error) { return "labelled", nil }})
+	must(err)
 	var fs []failures.Failure
 	for i := range 250 {
 		fs = append(fs, failures.Failure{Code: codes.UnknownVerb, Token: "serch", Raw: fmt.Sprint("/serch ", i), Model: "m",
@@ -104,7 +107,7 @@ func TestCopyRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	locs := copyLocations(t)
 	src := openAt(t, locs[0])
-	fill(t, src)
+	fillAll(t, src)
 	mid := openAt(t, locs[1])
 	back := openAt(t, filepath.Join(t.TempDir(), "back.db"))
 	want := dump(t, src)
@@ -163,7 +166,7 @@ func TestCopyRefusesOtherRows(t *testing.T) {
 	ctx := context.Background()
 	locs := copyLocations(t)
 	src := openAt(t, locs[0])
-	fill(t, src)
+	fillAll(t, src)
 	dst := openAt(t, locs[1])
 	Put(ctx, dst, Working, "mine", "kept")
 	dst.Failures().RecordSuccess(ctx, "other-model", 1)

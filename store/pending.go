@@ -143,28 +143,99 @@ const (
 	Deny  Decision = "deny"
 )
 
-// AddRule records a standing rule for agent/verb/target ("*" matches any),
-// replacing an earlier rule for the same triple.
-func (s *sqlStore) AddRule(ctx context.Context, agent, verb, target string, d Decision, by string) error {
+const ruleCols = `id, agent, verb, op, target, args, decision, note, created_by, created_at`
+
+func scanRule(row interface{ Scan(...any) error }) (Rule, error) {
+	var r Rule
+	var at int64
+	err := row.Scan(&r.ID, &r.Agent, &r.Verb, &r.Op, &r.Target, &r.Args, &r.Decision, &r.Note, &r.By, &at)
+	r.Created = time.UnixMilli(at)
+	return r, err
+}
+
+// CheckRule reports what makes r impossible to save: a decision other than
+// allow or deny, or a field that is empty where it must say "*".
+func CheckRule(r Rule) error {
+	switch {
+	case r.Decision != Allow && r.Decision != Deny:
+		return fmt.Errorf("store: a rule decides allow or deny, not %q", r.Decision)
+	case r.Agent == "" || r.Verb == "" || r.Args == "":
+		return errors.New(`store: a rule's agent, verb and args are "*" when they cover anything`)
+	}
+	return nil
+}
+
+// SaveRule records r, replacing a rule for exactly the same calls.
+func (s *sqlStore) SaveRule(ctx context.Context, r Rule) (Rule, error) {
+	if err := CheckRule(r); err != nil {
+		return Rule{}, err
+	}
+	r.Created = time.UnixMilli(s.now().UnixMilli())
+	err := s.write(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `INSERT INTO rules (agent, verb, op, target, args, decision, note, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (agent, verb, op, target, args) DO UPDATE SET decision = excluded.decision, note = excluded.note, created_at = excluded.created_at, created_by = excluded.created_by`,
+			r.Agent, r.Verb, r.Op, r.Target, r.Args, r.Decision, r.Note, r.Created.UnixMilli(), r.By)
+		if err != nil {
+			return err
+		}
+		return tx.queryRow(ctx, `SELECT id FROM rules WHERE agent = ? AND verb = ? AND op = ? AND target = ? AND args = ?`,
+			r.Agent, r.Verb, r.Op, r.Target, r.Args).Scan(&r.ID)
+	})
+	return r, err
+}
+
+// Rules lists the standing rules by id.
+func (s *sqlStore) Rules(ctx context.Context) ([]Rule, error) {
+	return s.rules(ctx, `SELECT `+ruleCols+` FROM rules ORDER BY id`)
+}
+
+func (s *sqlStore) rules(ctx context.Context, query string, args ...any) ([]Rule, error) {
+	rows, err := s.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Rule
+	for rows.Next() {
+		r, err := scanRule(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// RemoveRule deletes rule id.
+func (s *sqlStore) RemoveRule(ctx context.Context, id int64) error {
 	return s.write(ctx, func(tx txn) error {
-		_, err := tx.exec(ctx, `INSERT INTO rules (agent, verb, target, decision, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (agent, verb, target) DO UPDATE SET decision = excluded.decision, created_at = excluded.created_at, created_by = excluded.created_by`,
-			agent, verb, target, d, s.now().UnixMilli(), by)
-		return err
+		res, err := tx.exec(ctx, `DELETE FROM rules WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, fmt.Errorf("rule #%d: %w", id, ErrNotFound))
+		}
+		return nil
 	})
 }
 
-// Rule returns the standing verdict for agent/verb/target, the most
-// specific rule winning (exact fields over "*"); ok is false when no rule
-// applies.
-func (s *sqlStore) Rule(ctx context.Context, agent, verb, target string) (d Decision, ok bool, err error) {
-	err = s.queryRow(ctx, `SELECT decision FROM rules
-		WHERE agent IN (?, '*') AND verb IN (?, '*') AND target IN (?, '*')
-		ORDER BY (CASE WHEN agent <> '*' THEN 1 ELSE 0 END) + (CASE WHEN verb <> '*' THEN 1 ELSE 0 END) + (CASE WHEN target <> '*' THEN 1 ELSE 0 END) DESC,
-			CASE WHEN decision = 'deny' THEN 0 ELSE 1 END LIMIT 1`,
-		agent, verb, target).Scan(&d)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, nil
+// MatchRule returns the rule that decides a. The exact fields narrow the
+// candidates in SQL; argument patterns are matched here, with MatchArgs,
+// so that every backend reads a pattern the same way.
+func (s *sqlStore) MatchRule(ctx context.Context, a Action) (Rule, bool, error) {
+	rs, err := s.rules(ctx, `SELECT `+ruleCols+` FROM rules
+		WHERE agent IN (?, '*') AND verb IN (?, '*') AND op IN (?, '*') AND target IN (?, '*')`,
+		a.Agent, a.Verb, a.Op, a.Target)
+	if err != nil {
+		return Rule{}, false, err
 	}
-	return d, err == nil, err
+	var best Rule
+	found := false
+	for _, r := range rs {
+		if r.Covers(a) && (!found || r.Decides(best)) {
+			best, found = r, true
+		}
+	}
+	return best, found, nil
 }

@@ -37,24 +37,25 @@ const headline = `'StartSel=[, StopSel=], MaxWords=12, MinWords=5, ShortWord=1, 
 // returned.
 var postgresFlavor = flavor{
 	name: "postgres",
-	searchBlocks: func(words []string, kind Kind, since, before int64, limit int) (string, []any) {
-		return `SELECT b.id, b.kind, b.name, b.content, b.version, b.created_at, b.updated_at,
-		ts_headline('dialect_english', b.content, to_tsquery('dialect_english', ?), ` + headline + `), -r.rank
-		FROM (SELECT id, ts_rank('{0.1, 0.2, 0.4, 0.6}', tsv, q) AS rank FROM blocks, to_tsquery('dialect_english', ?) q
-			WHERE tsv @@ q AND (? = '' OR kind = ?) AND updated_at >= ? AND updated_at < ?
-			ORDER BY rank DESC, id LIMIT ?) r
-		JOIN blocks b ON b.id = r.id
-		ORDER BY r.rank DESC, b.id`, []any{tsQuery(words), tsQuery(words), kind, kind, since, before, limit}
+	searchBlocks: func(words []string, where string, args []any, limit int) (string, []any) {
+		q := tsQuery(words)
+		return `SELECT b.id, b.kind, b.name, b.content, b.version, b.created_at, b.updated_at, b.tags, b.project,
+			ts_headline('dialect_english', b.content, to_tsquery('dialect_english', ?), ` + headline + `), -r.rank
+			FROM (SELECT b.id, ts_rank('{0.1, 0.2, 0.4, 0.6}', b.tsv, tq) AS rank FROM blocks b, to_tsquery('dialect_english', ?) tq
+				WHERE b.tsv @@ tq` + where + ` ORDER BY rank DESC, b.id LIMIT ?) r
+			JOIN blocks b ON b.id = r.id
+			ORDER BY r.rank DESC, b.id`, append(append([]any{q, q}, args...), limit)
 	},
-	searchMessages: func(words []string, q MessageQuery, since, before int64, limit int) (string, []any) {
-		return `SELECT m.id, m.session, m.role, m.agent, m.model, m.content, m.at,
-		ts_headline('dialect_english', m.content, to_tsquery('dialect_english', ?), ` + headline + `), -r.rank
-		FROM (SELECT id, ts_rank(tsv, tq) AS rank FROM messages, to_tsquery('dialect_english', ?) tq
-			WHERE tsv @@ tq AND (? = '' OR role = ?) AND (? = '' OR session = ?) AND at >= ? AND at < ?
-			ORDER BY rank DESC, id LIMIT ?) r
-		JOIN messages m ON m.id = r.id
-		ORDER BY r.rank DESC, m.id`, []any{tsQuery(words), tsQuery(words), q.Role, q.Role, q.Session, q.Session, since, before, limit}
+	searchMessages: func(words []string, where string, args []any, limit int) (string, []any) {
+		q := tsQuery(words)
+		return `SELECT m.id, m.session, m.role, m.agent, m.model, m.content, m.at, m.tags, m.project,
+			ts_headline('dialect_english', m.content, to_tsquery('dialect_english', ?), ` + headline + `), -r.rank
+			FROM (SELECT m.id, ts_rank(m.tsv, tq) AS rank FROM messages m, to_tsquery('dialect_english', ?) tq
+				WHERE m.tsv @@ tq` + where + ` ORDER BY rank DESC, m.id LIMIT ?) r
+			JOIN messages m ON m.id = r.id
+			ORDER BY r.rank DESC, m.id`, append(append([]any{q, q}, args...), limit)
 	},
+	strpos:   "strpos",
 	snapshot: &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
 	afterCopy: func(ctx context.Context, tx txn, tables []table) error {
 		// Rows came with their ids; the identity sequences must continue

@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
-// Message is one logged conversation message.
+// Message is one logged conversation message. Tags and Project are its
+// labels, for the filters #tag and *project.
 type Message struct {
 	ID      int64
 	Session string
@@ -17,6 +19,8 @@ type Message struct {
 	Model   string
 	Content string
 	At      time.Time
+	Tags    []string
+	Project string
 }
 
 // LogMessage records a message so that /search in conversations finds it.
@@ -26,8 +30,8 @@ func (s *sqlStore) LogMessage(ctx context.Context, m Message) (int64, error) {
 	}
 	var id int64
 	err := s.write(ctx, func(tx txn) error {
-		return tx.queryRow(ctx, `INSERT INTO messages (session, role, agent, model, content, at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			m.Session, m.Role, m.Agent, m.Model, m.Content, m.At.UnixMilli()).Scan(&id)
+		return tx.queryRow(ctx, `INSERT INTO messages (session, role, agent, model, content, at, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			m.Session, m.Role, m.Agent, m.Model, m.Content, m.At.UnixMilli(), joinTags(NormTags(m.Tags)), NormProject(m.Project)).Scan(&id)
 	})
 	return id, err
 }
@@ -46,16 +50,35 @@ type MessageQuery struct {
 	Since   time.Time
 	Before  time.Time
 	Limit   int
+	Tags    []string // carries every one of these tags
+	Project string   // belongs to this project
 }
 
 // SearchMessages finds logged messages matching any of query's words, best
-// first.
+// first; with an empty query, the messages q admits, newest first.
 func (s *sqlStore) SearchMessages(ctx context.Context, query string, q MessageQuery) ([]MessageHit, error) {
 	words := searchWords(query)
-	if len(words) == 0 {
+	if len(words) == 0 && strings.TrimSpace(query) != "" {
 		return nil, nil
 	}
-	sqlText, args := s.flavor.searchMessages(words, q, millis(q.Since), upper(q.Before), limit(q.Limit))
+	where := ` AND (? = '' OR m.role = ?) AND (? = '' OR m.session = ?) AND m.at >= ? AND m.at < ?`
+	args := []any{q.Role, q.Role, q.Session, q.Session, millis(q.Since), upper(q.Before)}
+	for _, t := range NormTags(q.Tags) {
+		where += ` AND ` + s.flavor.strpos + `(m.tags, ?) > 0`
+		args = append(args, " "+t+" ")
+	}
+	if p := NormProject(q.Project); p != "" {
+		where += ` AND m.project = ?`
+		args = append(args, p)
+	}
+	var sqlText string
+	if len(words) == 0 {
+		sqlText = `SELECT m.id, m.session, m.role, m.agent, m.model, m.content, m.at, m.tags, m.project, '', 0
+			FROM messages m WHERE 1 = 1` + where + ` ORDER BY m.id DESC LIMIT ?`
+		args = append(args, limit(q.Limit))
+	} else {
+		sqlText, args = s.flavor.searchMessages(words, where, args, limit(q.Limit))
+	}
 	rows, err := s.query(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
@@ -65,10 +88,14 @@ func (s *sqlStore) SearchMessages(ctx context.Context, query string, q MessageQu
 	for rows.Next() {
 		var h MessageHit
 		var at int64
-		if err := rows.Scan(&h.ID, &h.Session, &h.Role, &h.Agent, &h.Model, &h.Content, &at, &h.Snippet, &h.Score); err != nil {
+		var tags string
+		if err := rows.Scan(&h.ID, &h.Session, &h.Role, &h.Agent, &h.Model, &h.Content, &at, &tags, &h.Project, &h.Snippet, &h.Score); err != nil {
 			return nil, err
 		}
-		h.At = time.UnixMilli(at)
+		h.At, h.Tags = time.UnixMilli(at), splitTags(tags)
+		if len(words) == 0 {
+			h.Snippet = Excerpt(h.Content, 100)
+		}
 		out = append(out, h)
 	}
 	return out, rows.Err()
@@ -78,13 +105,14 @@ func (s *sqlStore) SearchMessages(ctx context.Context, query string, q MessageQu
 func (s *sqlStore) LastMessage(ctx context.Context, session, role string) (Message, error) {
 	var m Message
 	var at int64
-	err := s.queryRow(ctx, `SELECT id, session, role, agent, model, content, at FROM messages
+	var tags string
+	err := s.queryRow(ctx, `SELECT id, session, role, agent, model, content, at, tags, project FROM messages
 		WHERE session = ? AND (? = '' OR role = ?) ORDER BY id DESC LIMIT 1`, session, role, role).
-		Scan(&m.ID, &m.Session, &m.Role, &m.Agent, &m.Model, &m.Content, &at)
+		Scan(&m.ID, &m.Session, &m.Role, &m.Agent, &m.Model, &m.Content, &at, &tags, &m.Project)
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fmt.Errorf("no message in session %q: %w", session, ErrNotFound)
 	}
-	m.At = time.UnixMilli(at)
+	m.At, m.Tags = time.UnixMilli(at), splitTags(tags)
 	return m, err
 }
 

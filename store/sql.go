@@ -24,10 +24,16 @@ type database interface {
 // full-text search queries and what follows a copy.
 type flavor struct {
 	name string // "sqlite" or "postgres"
-	// searchBlocks and searchMessages return the search's SQL and its
-	// arguments; the columns are those of Hit and MessageHit.
-	searchBlocks   func(words []string, kind Kind, since, before int64, limit int) (string, []any)
-	searchMessages func(words []string, q MessageQuery, since, before int64, limit int) (string, []any)
+	// searchBlocks and searchMessages return the SQL and arguments of a
+	// full-text search for any of words, among the rows that the
+	// condition where (on the alias b for blocks, m for messages, with
+	// its args) admits, best first, at most limit; the columns are those
+	// of Hit and MessageHit.
+	searchBlocks   func(words []string, where string, args []any, limit int) (string, []any)
+	searchMessages func(words []string, where string, args []any, limit int) (string, []any)
+	// strpos is the function that finds a substring, strpos(s, sub) > 0
+	// when s holds sub.
+	strpos string
 	// snapshot is how Copy reads a source: a read-only transaction that
 	// sees one state of the database.
 	snapshot *sql.TxOptions

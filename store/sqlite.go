@@ -28,21 +28,21 @@ func openSQLite(ctx context.Context, path string) (*sqlStore, error) {
 // snippet marks terms in [brackets].
 var sqliteFlavor = flavor{
 	name: "sqlite",
-	searchBlocks: func(words []string, kind Kind, since, before int64, limit int) (string, []any) {
-		return `SELECT b.id, b.kind, b.name, b.content, b.version, b.created_at, b.updated_at,
-		snippet(blocks_fts, 1, '[', ']', '…', 12), bm25(blocks_fts, 2.0, 1.0)
-		FROM blocks_fts JOIN blocks b ON b.id = blocks_fts.rowid
-		WHERE blocks_fts MATCH ? AND (? = '' OR b.kind = ?) AND b.updated_at >= ? AND b.updated_at < ?
-		ORDER BY bm25(blocks_fts, 2.0, 1.0), b.id LIMIT ?`, []any{ftsQuery(words), kind, kind, since, before, limit}
+	searchBlocks: func(words []string, where string, args []any, limit int) (string, []any) {
+		return `SELECT b.id, b.kind, b.name, b.content, b.version, b.created_at, b.updated_at, b.tags, b.project,
+			snippet(blocks_fts, 1, '[', ']', '…', 12), bm25(blocks_fts, 2.0, 1.0)
+			FROM blocks_fts JOIN blocks b ON b.id = blocks_fts.rowid
+			WHERE blocks_fts MATCH ?` + where + ` ORDER BY bm25(blocks_fts, 2.0, 1.0), b.id LIMIT ?`,
+			append(append([]any{ftsQuery(words)}, args...), limit)
 	},
-	searchMessages: func(words []string, q MessageQuery, since, before int64, limit int) (string, []any) {
-		return `SELECT m.id, m.session, m.role, m.agent, m.model, m.content, m.at,
-		snippet(messages_fts, 0, '[', ']', '…', 12), bm25(messages_fts)
-		FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-		WHERE messages_fts MATCH ? AND (? = '' OR m.role = ?) AND (? = '' OR m.session = ?)
-		AND m.at >= ? AND m.at < ?
-		ORDER BY bm25(messages_fts), m.id LIMIT ?`, []any{ftsQuery(words), q.Role, q.Role, q.Session, q.Session, since, before, limit}
+	searchMessages: func(words []string, where string, args []any, limit int) (string, []any) {
+		return `SELECT m.id, m.session, m.role, m.agent, m.model, m.content, m.at, m.tags, m.project,
+			snippet(messages_fts, 0, '[', ']', '…', 12), bm25(messages_fts)
+			FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+			WHERE messages_fts MATCH ?` + where + ` ORDER BY bm25(messages_fts), m.id LIMIT ?`,
+			append(append([]any{ftsQuery(words)}, args...), limit)
 	},
+	strpos:    "instr",
 	snapshot:  &sql.TxOptions{ReadOnly: true},
 	afterCopy: func(context.Context, txn, []table) error { return nil },
 }

@@ -30,7 +30,7 @@ type Spec struct {
 // every call, so callers may extend it.
 func Builtin() []Spec {
 	return []Spec{
-		{"recall", []string{"remember", "store", "save", "archive", "forget"}, Loose, "long-term memory: read, search, insert, append, delete, patch"},
+		{"recall", []string{"remember", "store", "save", "archive", "forget"}, Loose, "long-term memory: read, search, insert, append, delete, patch, history, restore"},
 		{"context", []string{"note", "update", "remember"}, Normal, "working memory, always in the prompt"},
 		{"search", []string{"find", "query", "look", "lookup"}, Loose, "search memory and conversations"},
 		{"send", nil, Normal, "send a message to a user, agent or channel"},
@@ -39,7 +39,7 @@ func Builtin() []Spec {
 		{"dm", nil, Normal, "direct message to the user"},
 		{"tell", nil, Normal, "tell another agent"},
 		{"fetch", []string{"get"}, Normal, "fetch a URL as text or HTML"},
-		{"web", []string{"search web", "google", "look up"}, Normal, "search the web"},
+		{"web", []string{"search web", "web search", "google", "look up"}, Normal, "search the web"},
 		{"calc", []string{"calculate", "compute", "math"}, Normal, "evaluate arithmetic and unit conversions"},
 		{"approve", []string{"allow", "permit", "ok", "yes"}, Strict, "approve a pending action"},
 		{"deny", []string{"reject", "block", "no"}, Strict, "deny a pending action"},
@@ -50,19 +50,21 @@ func Builtin() []Spec {
 }
 
 // builtinExamples are the few-shot examples of the built-in verbs, shown
-// in the model instructions. Each is checked to parse by the tests.
+// in the model instructions. The examples of the verbs that deliver
+// (send, reply, post, dm, tell) are made for the routes in force instead
+// (see Scope). Every example is checked by the tests: it parses, and it
+// runs against a scratch store prepared as in the runtime's instruction
+// tests (blocks project_notes with two versions, old_notes, working block
+// human, pending action #12).
 var builtinExamples = map[string][]string{
-	"recall":   {`/recall project deadlines`, `/recall + "Ana prefers morning meetings"`, `/recall project_notes + "deadline moved to Friday"`, `/recall -old_notes`},
+	"recall": {`/recall project deadlines`, `/recall + "Ana prefers morning meetings" #people`, `/recall project_notes + "budget approved"`,
+		`/recall history project_notes`, `/recall read project_notes v1`, `/recall restore project_notes v1`, `/recall -old_notes`,
+		"/recall patch project_notes\n```diff\n@@ -1 +1 @@\n-deadline is Monday\n+deadline is Friday\n```"},
 	"context":  {`/context human + "prefers short answers"`, `/context human "likes tea" -> "likes coffee"`},
-	"search":   {`/search deadline in conversations > 2 weeks`, `/search budget #work @7d ^5`},
-	"send":     {`/send @agent @anchor "the report is ready"`},
-	"reply":    {`/reply "Done, see the summary above."`},
-	"post":     {`/post @bluesky "Shipped the new release today."`},
-	"dm":       {`/dm "Your build finished."`},
-	"tell":     {`/tell @anchor "the partner seems stressed"`},
+	"search":   {`/search deadline in conversations > 2 weeks`, `/search budget #work @7d ^5`, `/search #people &brief`},
 	"fetch":    {`/fetch https://go.dev/doc/ html`, `/fetch continue`},
 	"web":      {`/web go 1.26 release notes`},
-	"calc":     {`/calc 20% of 350`},
+	"calc":     {`/calc 20% of 350`, `/calc 5 feet to meters`},
 	"approve":  {`/approve 12`, `/approve 12 always`},
 	"deny":     {`/deny 12 "too risky"`},
 	"escalate": {`/escalate 12 "needs a human decision"`},

@@ -19,6 +19,10 @@ type ParseError struct {
 	Expected   []string // what the grammar would accept at Pos, described
 	Suggestion string   // the closest accepted form (UNKNOWN_MODIFIER)
 	Candidates []string // verbs (AMBIGUOUS_VERB) or blocks (AMBIGUOUS_ARGS)
+	// Token is what the failure is about, as the model wrote it: the
+	// reference, modifier or word found where something else was
+	// expected. The failure log groups failures by it.
+	Token string
 }
 
 // FailureCode returns e.Code (codes.Coded).

@@ -27,7 +27,7 @@ func ExampleRegistry_Parse() {
 		fmt.Println(pe.Code, pe.Message)
 	}
 	// Output:
-	// {"kind":"search","terms":"what is due?","domains":["conversations"],"time":{"older_than":1209600000000000},"filters":{"tags":["work"]}}
+	// {"kind":"search","terms":"what is due?","domains":["conversations"],"time":{"older_than":"14d"},"filters":{"tags":["work"]}}
 	// UNKNOWN_MODIFIER /search in archivs — did you mean 'in archival'?
 }
 

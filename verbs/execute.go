@@ -28,6 +28,11 @@ type Call struct {
 	// Route is the configured delivery target a send goes to (a name
 	// under [exec.send.targets]); empty for other calls.
 	Route string
+	// Op is what the call does within its verb (Operation): standing
+	// rules tell a recall insert from a recall search by it.
+	Op string
+	// Args is the argument a standing rule's pattern matches (Argument).
+	Args string
 
 	// Who made it: the message's agent, model and session.
 	Agent, Model, Session string

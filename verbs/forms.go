@@ -49,9 +49,9 @@ func (b *builtin) usage(verb string) string { return strings.ReplaceAll(b.form, 
 // apply, and its intent builder.
 func builtinForms(r *Registry) map[string]*builtin {
 	return map[string]*builtin{
-		"recall":   {form: `/VERB NAME · /VERB "query" · /VERB + "content" · /VERB NAME + "content" · /VERB -NAME · /VERB patch NAME + diff · /VERB read NAME`, filters: true, build: buildRecall},
+		"recall":   {form: `/VERB NAME · /VERB "query" · /VERB + "content" [#tag *project] · /VERB NAME + "content" · /VERB -NAME · /VERB read NAME [v2] · /VERB history NAME · /VERB restore NAME v2 · /VERB patch NAME, then a fenced diff on the next line`, filters: true, build: buildRecall},
 		"context":  {form: `/VERB BLOCK + "content" · /VERB BLOCK "old" -> "new" · /VERB archive BLOCK · /VERB load LABEL · /VERB swap BLOCK LABEL`, build: buildContext},
-		"search":   {form: `/VERB TERMS [in archival|conversations|constellation|all] [everywhere] [> 2 weeks] [role:assistant] [#tag @7d ^5 *project &format]`, filters: true, build: buildSearch(r)},
+		"search":   {form: `/VERB TERMS [in archival|conversations|all] [everywhere] [> 2 weeks] [role:assistant] [#tag @7d ^5 *project &brief|&full|&json]`, filters: true, build: buildSearch(r)},
 		"send":     {form: `/VERB @domain [@target] "message"`, build: buildSend(r, "send")},
 		"reply":    {form: `/VERB "message"`, build: buildSend(r, "reply")},
 		"post":     {form: `/VERB @platform "message"`, build: buildSend(r, "post")},
@@ -153,7 +153,9 @@ func buildRecall(p *parser, val map[string]any) (intent.Intent, error) {
 	case val == nil && p.nfilt > 0:
 		return intent.Recall{Op: intent.RecallSearch, Filters: p.filters}, nil
 	case val == nil && strings.TrimSpace(p.in.Content) != "":
-		return intent.Recall{Op: intent.RecallInsert, Content: p.in.Content, Refs: refsIn(p.in.Content)}, nil
+		rc := intent.Recall{Op: intent.RecallInsert, Content: p.in.Content, Refs: refsIn(p.in.Content)}
+		rc.Tags, rc.Project = Labels(rc.Content)
+		return rc, nil
 	case val == nil:
 		return nil, missing(p, `needs a block name, a "query", or + "content" to save.`)
 	}
@@ -164,19 +166,38 @@ func buildRecall(p *parser, val map[string]any) (intent.Intent, error) {
 		if strings.TrimSpace(rc.Content) == "" {
 			return nil, missing(p, `%s needs the content to save: /%s %s"text".`, op, p.verb, map[bool]string{true: "NAME + ", false: "+ "}[op == "append"])
 		}
+		if err := p.label(&rc, val["content"]); err != nil {
+			return nil, err
+		}
 		if op == "append" {
 			rc.Block = p.str(val, "block")
 			return p.checkBlock(rc, false)
 		}
 		return rc, nil
-	case "delete", "read":
+	case "delete":
 		rc.Block = p.str(val, "block")
-		return p.checkBlock(rc, op == "read")
+		return p.checkBlock(rc, false)
+	case "read", "restore":
+		var err error
+		if rc.Block, rc.Version, err = p.blockVersion(val["block"]); err != nil {
+			return nil, err
+		}
+		if op == "restore" {
+			if rc.Block == "" || rc.Version == 0 {
+				name := cmpOr(strings.TrimSpace(rc.Block), "NAME")
+				return nil, missing(p, "restore needs a block and the version to go back to: /%s restore %s v2 (/%s history %s lists them).", p.verb, name, p.verb, name)
+			}
+			return rc, nil // a deleted block is restored by its exact name
+		}
+		return p.checkBlock(rc, true)
+	case "history":
+		rc.Block = p.str(val, "block")
+		return p.checkBlock(rc, true)
 	case "patch":
 		rc.Block = p.str(val, "block")
 		rc.Patch = p.in.Content
 		if strings.TrimSpace(rc.Patch) == "" {
-			return nil, missing(p, "patch needs a unified diff in a fenced block after the action.")
+			return nil, missing(p, "patch needs a unified diff in a fenced block on the next line: /%s patch %s, then ```diff ... ```.", p.verb, cmpOr(rc.Block, "NAME"))
 		}
 		if _, err := patch.Parse(rc.Patch); err != nil {
 			return nil, perr(codes.MalformedSyntax, p.verb, 0, "/%s patch %s: the diff cannot be read: %v", p.verb, rc.Block, err)
@@ -191,7 +212,7 @@ func buildRecall(p *parser, val map[string]any) (intent.Intent, error) {
 		if len(ts) == 1 && ts[0].kind == tQuoted {
 			return intent.Recall{Op: intent.RecallSearch, Query: text, Filters: p.filters}, nil
 		}
-		if p.nfilt == 0 && p.in.Blocks != nil {
+		if p.nfilt == 0 && p.in.Blocks != nil && !hasRef(ts) {
 			ok, err := p.in.Blocks.HasBlock(p.ctx, text)
 			if err != nil {
 				return nil, fmt.Errorf("verbs: looking up block %q: %w", text, err)
@@ -199,11 +220,112 @@ func buildRecall(p *parser, val map[string]any) (intent.Intent, error) {
 			if ok {
 				return intent.Recall{Op: intent.RecallRead, Block: text}, nil
 			}
+			// NAME v2 reads that version of a block.
+			if name, v, err := p.blockVersion(val["text"]); err == nil && v > 0 {
+				if ok, err := p.in.Blocks.HasBlock(p.ctx, name); err == nil && ok {
+					return intent.Recall{Op: intent.RecallRead, Block: name, Version: v}, nil
+				}
+			}
 		}
 		return intent.Recall{Op: intent.RecallSearch, Query: text, Filters: p.filters}, nil
 	}
 	return nil, fmt.Errorf("verbs: recall grammar gave unknown op %q", op)
 }
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// versionLike reports whether w is written as a version: v or V and digits.
+func versionLike(w string) bool {
+	if len(w) < 2 || w[0] != 'v' && w[0] != 'V' {
+		return false
+	}
+	for _, c := range w[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func hasRef(ts []token) bool {
+	for _, t := range ts {
+		if t.kind == tRef {
+			return true
+		}
+	}
+	return false
+}
+
+// blockVersion reads a block name that may end with a version: "plan v2",
+// "plan version 2", "plan to v2", "plan at version 2". The version is 0
+// when none is written.
+func (p *parser) blockVersion(v any) (string, int, error) {
+	text, ts := p.text(v)
+	n := len(ts)
+	version := 0
+	num := func(s string) int {
+		k, err := strconv.Atoi(s)
+		if err != nil || k <= 0 || k > 1_000_000_000 || strings.HasPrefix(s, "+") {
+			return 0
+		}
+		return k
+	}
+	if n >= 2 && ts[n-1].kind == tWord && versionLike(ts[n-1].text) && num(ts[n-1].text[1:]) == 0 {
+		t := ts[n-1]
+		e := perr(codes.MalformedSyntax, p.verb, col(p.args, t.pos), "/%s: %s at column %d is not a version; versions count from v1", p.verb, t.text, col(p.args, t.pos))
+		e.Token = t.text
+		return "", 0, e
+	}
+	switch {
+	case n >= 2 && ts[n-1].kind == tWord && versionLike(ts[n-1].text) && num(ts[n-1].text[1:]) > 0:
+		version, n = num(ts[n-1].text[1:]), n-1
+	case n >= 3 && strings.EqualFold(ts[n-2].text, "version") && num(ts[n-1].text) > 0:
+		version, n = num(ts[n-1].text), n-2
+	}
+	if version == 0 {
+		return text, 0, nil
+	}
+	if n >= 2 && ts[n-1].kind == tWord {
+		switch strings.ToLower(ts[n-1].text) {
+		case "to", "at", "from":
+			n--
+		}
+	}
+	if n == 1 && ts[0].kind == tQuoted {
+		return ts[0].body, version, nil
+	}
+	return strings.TrimSpace(p.args[ts[0].pos:ts[n-1].end]), version, nil
+}
+
+// label sets an insert's or an append's tags and project: the #tags and
+// *project written around quoted content (explicit labels, taken out of
+// the content), and the #tags and *project inside the content, which
+// stay in it. Filters around content that is not one quoted string, or
+// other filters (@7d, ^5), are content: errFiltersAreContent asks for the
+// arguments to be read again that way.
+func (p *parser) label(rc *intent.Recall, content any) error {
+	if p.nfilt > 0 {
+		_, ts := p.text(content)
+		quoted := len(ts) == 1 && ts[0].kind == tQuoted || len(ts) == 0 && p.in.Content != ""
+		if !quoted || p.filters.Since != (intent.Since{}) || p.filters.Limit != 0 || p.filters.Format != "" || p.role != "" {
+			return errFiltersAreContent
+		}
+		p.labelled = true
+	}
+	tags, project := Labels(rc.Content)
+	rc.Tags = normLabels(append(append([]string(nil), p.filters.Tags...), tags...))
+	rc.Project = strings.ToLower(cmpOr(p.filters.Project, project))
+	return nil
+}
+
+// errFiltersAreContent tells parseBuiltin to read a recall's arguments
+// again with the filters left in as content.
+var errFiltersAreContent = errors.New("filters are content here")
 
 // checkBlock settles a block name that names no block exactly: several
 // blocks it could mean is AMBIGUOUS_ARGS; for a read, one is taken.
@@ -225,7 +347,7 @@ func (p *parser) checkBlock(rc intent.Recall, read bool) (intent.Intent, error) 
 		return nil, fmt.Errorf("verbs: matching block %q: %w", rc.Block, err)
 	case len(names) > 1:
 		e := perr(codes.AmbiguousArgs, p.verb, 0, "'%s' matches %s — which one?", rc.Block, orList(names))
-		e.Candidates = names
+		e.Candidates, e.Token = names, rc.Block
 		return nil, e
 	case len(names) == 1 && read:
 		rc.Block = names[0]
@@ -352,6 +474,7 @@ func (p *parser) unknownDomain() error {
 		if best != "" {
 			e := perr(codes.UnknownModifier, p.verb, col(p.args, t.pos), "/%s in %s — did you mean 'in %s'?", p.verb, t.text, best)
 			e.Suggestion = "in " + best
+			e.Token = "in " + t.text
 			return e
 		}
 	}
@@ -457,7 +580,7 @@ var builtinFormsUsage = map[string]string{
 func (r *Registry) platforms() []string {
 	var out []string
 	for _, d := range r.domains {
-		if d != "user" && d != "agent" {
+		if d != "user" && d != "agent" && d != "thread" {
 			out = append(out, d)
 		}
 	}
@@ -475,6 +598,7 @@ func (p *parser) checkDomain(r *Registry, d *string, t *token, known []string) e
 		}
 	}
 	e := perr(codes.UnknownModifier, p.verb, col(p.args, t.pos), "/%s: @%s is not a destination here (%s)", p.verb, *d, "@"+strings.Join(known, ", @"))
+	e.Token = "@" + *d
 	if s := closest(low, known, 2); s != "" {
 		e.Suggestion = "@" + s
 		e.Message = fmt.Sprintf("/%s @%s — did you mean '@%s'?", p.verb, *d, s)

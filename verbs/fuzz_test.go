@@ -18,7 +18,8 @@ func FuzzParse(f *testing.F) {
 	}
 	for _, s := range []string{`+ "unterminated`, `-`, `@`, `"" -> ""`, `a="b c" __proto__=1`, `in archivs`, `> 0 weeks`,
 		`zw0 zq1 -> zq2`, `@[x] #t @7d ^9 *p &f role:user`, "caf\u0065\u0301 \xff", `+"glued"`, `-name`, `>2 weeks`,
-		`-_x`, `-2024_notes`, `human "old" -> "new" "extra"`, `replace in h "a" with b "c"`} {
+		`-_x`, `-2024_notes`, `human "old" -> "new" "extra"`, `replace in h "a" with b "c"`,
+		`history plan`, `read plan v2`, `restore "a b" to version 3`, `restore x v0`, `+ "a" #t *p`, `x &jsno`, `@last.output v2`} {
 		f.Add("recall", s, "x")
 		f.Add("search", s, "")
 		f.Add("context", s, "")
@@ -49,6 +50,25 @@ func FuzzParse(f *testing.F) {
 		}
 		if _, err := intent.Decode(b); err != nil {
 			t.Fatalf("/%s %q: %s does not decode: %v", verb, args, b, err)
+		}
+	})
+}
+
+// FuzzLabels: whatever the text, labels come out in the filters'
+// spelling: lower case, one word each, sorted and unique.
+func FuzzLabels(f *testing.F) {
+	for _, s := range []string{"shipped #release *apollo", "#A #a #b. *x* *Y", "# x #1 *1 **", "#ünï #a/b.c *z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		tags, project := Labels(text)
+		for i, tag := range tags {
+			if tag == "" || tag != label(tag) || i > 0 && tags[i-1] >= tag {
+				t.Fatalf("Labels(%q) tags = %q", text, tags)
+			}
+		}
+		if project != "" && project != label(project) {
+			t.Fatalf("Labels(%q) project = %q", text, project)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,39 +46,225 @@ func dash(s string) string {
 	return s
 }
 
-// WriteInstructions writes compact instructions for a model's system
-// prompt: how actions are written and run, then each verb with its
-// description, forms, aliases and few-shot examples. It is
-// WriteInstructionsContext with a background context.
-func (r *Registry) WriteInstructions(w io.Writer) error {
-	return r.WriteInstructionsContext(context.Background(), w)
+// Scope is what the instructions for one agent may teach: what works in
+// the configuration in force, for that agent. The runtime fills it; the
+// zero Scope teaches the least (no authority, no delivery, no web, no
+// references).
+type Scope struct {
+	// Roles are the authority roles the agent holds (approve, deny,
+	// escalate, halt). A verb that needs a role the agent lacks is left
+	// out; /cancel needs none.
+	Roles []string
+	// Routes are the send routes in force: "domain:target", "domain", or
+	// "*" for anything. A verb that delivers only where nothing is routed
+	// is left out, and the destinations shown are the routed ones.
+	Routes []string
+	// Web says a /web provider is configured; without one /web is left
+	// out.
+	Web bool
+	// Refs are the references the host resolves; only they are taught.
+	Refs []intent.RefKind
+	// Conversations says messages are logged, so that /search in
+	// conversations finds them.
+	Conversations bool
 }
 
-// WriteInstructionsContext is WriteInstructions for a registry whose verbs
-// may have operations (MCP servers): it lists each one's tools, asking
-// them within ctx, all at once. A verb whose operations cannot be listed
-// is written with the reason, and the error returned after the whole text
-// is written names it.
-func (r *Registry) WriteInstructionsContext(ctx context.Context, w io.Writer) error {
+// delivers reports whether something is routed for domain (and target).
+func (sc Scope) delivers(domain, target string) bool {
+	for _, r := range sc.Routes {
+		d, t, hasTarget := strings.Cut(strings.ToLower(r), ":")
+		switch {
+		case d == "*":
+			return true
+		case d != domain:
+		case !hasTarget, target == "" || t == target:
+			return true
+		}
+	}
+	return false
+}
+
+// destination returns a routed destination in one of domains, as written
+// after a send verb ("@agent @anchor"), or "" when none is routed.
+func (sc Scope) destination(domains ...string) string {
+	for _, d := range domains {
+		for _, r := range sc.Routes {
+			rd, t, hasTarget := strings.Cut(strings.ToLower(r), ":")
+			switch {
+			case rd != d && rd != "*":
+			case hasTarget:
+				return "@" + d + " @" + t
+			case d == "agent":
+				return "@agent @anchor" // an agent is always named
+			default:
+				return "@" + d
+			}
+		}
+	}
+	return ""
+}
+
+// allows reports whether v works for the agent in sc.
+func (r *Registry) allows(v *Verb, sc Scope) bool {
+	base := v
+	if v.Custom {
+		if b := r.by[v.MapsTo]; b != nil && !b.Custom {
+			base = b
+		}
+	}
+	if authorityVerbs[base.Name] && !slices.Contains(sc.Roles, base.Name) {
+		return false
+	}
+	switch base.Name {
+	case "web":
+		return sc.Web
+	case "send", "post", "reply", "dm", "tell":
+		if v.Custom && v.DefaultTarget != nil {
+			return sc.delivers(strings.ToLower(v.DefaultTarget.Type), strings.ToLower(v.DefaultTarget.ID))
+		}
+		return r.sendExample(base.Name, sc) != ""
+	}
+	return true
+}
+
+// sendExample is the example of a delivering built-in verb for the routes
+// in sc, or "" when nothing it delivers to is routed.
+func (r *Registry) sendExample(verb string, sc Scope) string {
+	switch verb {
+	case "send":
+		if d := sc.destination(append([]string{"user", "agent"}, r.platforms()...)...); d != "" {
+			return "/send " + d + ` "the report is ready"`
+		}
+	case "reply":
+		if sc.delivers("thread", "") {
+			return `/reply "Done, see the summary above."`
+		}
+	case "post":
+		if d := sc.destination(r.platforms()...); d != "" {
+			return "/post " + strings.Fields(d)[0] + ` "Shipped the new release today."`
+		}
+	case "dm":
+		if sc.delivers("user", "") {
+			return `/dm "Your build finished."`
+		}
+	case "tell":
+		if d := sc.destination("agent"); d != "" {
+			return "/tell " + strings.TrimPrefix(d, "@agent ") + ` "the partner seems stressed"`
+		}
+	}
+	return ""
+}
+
+// form is v's usage line as taught in sc: search lists only the domains
+// that find something, send only the routed destinations.
+func (r *Registry) form(v *Verb, sc Scope) string {
+	if v.Custom {
+		if b := r.by[v.MapsTo]; b != nil && !b.Custom && v.Grammar == nil {
+			return strings.ReplaceAll(r.form(b, sc), "/"+b.Name+" ", "/"+v.Name+" ")
+		}
+		return v.Form
+	}
+	switch v.Name {
+	case "search":
+		domains := "archival|all"
+		if sc.Conversations {
+			domains = "archival|conversations|all"
+		}
+		return "/search TERMS [in " + domains + "] [> 2 weeks] [role:assistant] [#tag @7d ^5 *project &brief|&full|&json]"
+	case "send":
+		var ds []string
+		for _, d := range r.domains {
+			if d != "thread" && (sc.delivers(d, "") || sc.destination(d) != "") {
+				ds = append(ds, "@"+d)
+			}
+		}
+		return "/send " + strings.Join(ds, "|") + ` [@target] "message"`
+	}
+	return v.Form
+}
+
+// examples are v's examples as taught in sc.
+func (r *Registry) examples(v *Verb, sc Scope) []string {
+	if !v.Custom {
+		switch v.Name {
+		case "send", "reply", "post", "dm", "tell":
+			return []string{r.sendExample(v.Name, sc)}
+		case "search":
+			if !sc.Conversations {
+				return slices.DeleteFunc(slices.Clone(v.Examples), func(e string) bool { return strings.Contains(e, "in conversations") })
+			}
+		}
+	}
+	return v.Examples
+}
+
+// Examples returns every example the instructions for sc show, in order:
+// the general ones first, then each verb's. Each is one whole action, as a
+// model would write it (a patch's diff on the lines after it).
+func (r *Registry) Examples(sc Scope) []string {
+	out := generalExamples(sc)
+	for _, v := range r.verbs {
+		if r.allows(v, sc) {
+			out = append(out, r.examples(v, sc)...)
+		}
+	}
+	return out
+}
+
+// generalExamples are the examples in the instructions' preamble.
+func generalExamples(sc Scope) []string {
+	out := []string{"/do /recall project deadlines"}
+	if slices.Contains(sc.Refs, intent.RefLastOutput) {
+		out = append(out, "/search budget -> /recall + @last.output")
+	}
+	return out
+}
+
+// WriteInstructions writes compact instructions for a model's system
+// prompt, teaching only what works in sc: how actions are written and run,
+// then each verb the agent may use, with its description, forms, aliases
+// and examples. A verb with operations (an MCP server) lists its tools,
+// asked within ctx, all at once; one whose operations cannot be listed is
+// written with the reason, and the error returned after the whole text is
+// written names it.
+func (r *Registry) WriteInstructions(ctx context.Context, w io.Writer, sc Scope) error {
 	ops := r.allOperations(ctx)
 	var errs []error
 	var b strings.Builder
+	gen := generalExamples(sc)
 	b.WriteString(`# Actions
 
 You can act by ending your message with slash actions, one per line:
   /verb arguments
-- Only actions at the end of the message run. To run one mid-message, put /do in front: /do /recall project deadlines
+- Only actions at the end of the message run. To run one mid-message, put /do in front: ` + gen[0] + `
 - Plain words are fine when clear; use "quotes" for exact text, or put longer content in a fenced block on the next line.
 - End an action with ! when it is serious (it will be confirmed), or ?ask to ask the owner first.
-- Chain with -> : /search budget -> /send @user @last.output (you re-issue the rest of the chain with the result).
-- References: @last.output (the previous action's output), @last.message, @thread, @parent, @[uri].
-- Filters in searches: #tag, @7d or @2026-01-31 (since), ^5 (at most 5), *project, &format.
-- If you change your mind after an action, say so ("actually, no") and it will not run.
-- Spelling is forgiven for most verbs, but approve, deny and halt must be spelled exactly.
-
-# Verbs
 `)
+	if len(gen) > 1 {
+		b.WriteString("- Chain with -> : " + gen[1] + " (you re-issue the rest of the chain with the result).\n")
+	}
+	if refs := refList(sc.Refs); refs != "" {
+		b.WriteString("- References: " + refs + ".\n")
+	}
+	b.WriteString(`- Filters in searches: #tag, @7d or @2026-01-31 (since), ^5 (at most 5), *project, &brief, &full or &json (how results are shown). #tags and *project written after what you save label it.
+- If you change your mind after an action, say so ("actually, no") and it will not run.
+`)
+	var strict []string
 	for _, v := range r.verbs {
+		if v.Strictness == Strict && r.allows(v, sc) {
+			strict = append(strict, v.Name)
+		}
+	}
+	if len(strict) > 0 {
+		b.WriteString("- Spelling is forgiven for most verbs, but " + andList(strict) + " must be spelled exactly.\n")
+	} else {
+		b.WriteString("- Spelling is forgiven.\n")
+	}
+	b.WriteString("\n# Verbs\n")
+	for _, v := range r.verbs {
+		if !r.allows(v, sc) {
+			continue
+		}
 		b.WriteString("\n/" + v.Name)
 		if v.Description != "" {
 			b.WriteString(" — " + v.Description)
@@ -88,9 +275,6 @@ You can act by ending your message with slash actions, one per line:
 				notes = append(notes, "works like /"+v.MapsTo)
 			}
 		}
-		if v.Authority {
-			notes = append(notes, "needs authority")
-		}
 		if v.RequiresPermission {
 			notes = append(notes, "queued for approval")
 		}
@@ -98,18 +282,18 @@ You can act by ending your message with slash actions, one per line:
 			b.WriteString(" (" + strings.Join(notes, "; ") + ")")
 		}
 		b.WriteString("\n")
-		if v.Form != "" {
-			b.WriteString("  forms: " + v.Form + "\n")
+		if f := r.form(v, sc); f != "" {
+			b.WriteString("  forms: " + f + "\n")
 		}
 		if len(v.Aliases) > 0 {
 			b.WriteString("  also: /" + strings.Join(v.Aliases, ", /") + "\n")
 		}
-		for i, ex := range v.Examples {
-			if i == 0 {
-				b.WriteString("  e.g. " + ex + "\n")
-			} else {
-				b.WriteString("       " + ex + "\n")
+		for i, ex := range r.examples(v, sc) {
+			lead := "  e.g. "
+			if i > 0 {
+				lead = "       "
 			}
+			b.WriteString(lead + strings.ReplaceAll(ex, "\n", "\n       ") + "\n")
 		}
 		if v.HasOperations {
 			res := ops[v.Name]
@@ -263,4 +447,32 @@ func oneLine(s string, max int) string {
 		n++
 	}
 	return b.String()
+}
+
+// refList describes the references in refs, in the language's order.
+func refList(refs []intent.RefKind) string {
+	var parts []string
+	for _, k := range []struct {
+		kind intent.RefKind
+		text string
+	}{
+		{intent.RefLastOutput, "@last.output (the previous action's output)"},
+		{intent.RefLastMessage, "@last.message (your previous message)"},
+		{intent.RefThread, "@thread (this thread)"},
+		{intent.RefParent, "@parent (the message replied to)"},
+		{intent.RefURI, "@[uri] (a resource by URI)"},
+	} {
+		if slices.Contains(refs, k.kind) {
+			parts = append(parts, k.text)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// andList writes "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

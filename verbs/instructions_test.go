@@ -35,44 +35,104 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// Two configurations: nothing beyond the defaults, and everything a host
+// can add (routes, a web provider, authority, references).
+var (
+	bareScope = Scope{Routes: []string{"user"}, Refs: []intent.RefKind{intent.RefLast, intent.RefLastOutput}}
+	fullScope = Scope{
+		Roles:         []string{"approve", "deny", "escalate", "halt"},
+		Routes:        []string{"user", "agent:anchor", "bluesky", "mastodon", "thread"},
+		Web:           true,
+		Refs:          []intent.RefKind{intent.RefLast, intent.RefLastOutput, intent.RefLastMessage, intent.RefThread, intent.RefParent, intent.RefURI},
+		Conversations: true,
+	}
+)
+
 func TestInstructionsGolden(t *testing.T) {
 	r := customRegistry(t)
-	var b bytes.Buffer
-	if err := r.WriteInstructions(&b); err != nil {
-		t.Fatal(err)
+	for name, sc := range map[string]Scope{"instructions.golden": fullScope, "instructions-bare.golden": bareScope} {
+		var b bytes.Buffer
+		if err := r.WriteInstructions(context.Background(), &b, sc); err != nil {
+			t.Fatal(err)
+		}
+		golden(t, name, b.Bytes())
 	}
-	golden(t, "instructions.golden", b.Bytes())
-	b.Reset()
+	var b bytes.Buffer
 	if err := r.WriteTable(&b); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "verbs.golden", b.Bytes())
 }
 
-// TestExamplesParse: every few-shot example shown to models must parse to
-// the verb it illustrates.
-func TestExamplesParse(t *testing.T) {
+// TestInstructionsTeachOnlyWhatWorks: what a configuration lacks is not
+// taught, what it has is.
+func TestInstructionsTeachOnlyWhatWorks(t *testing.T) {
 	r := customRegistry(t)
-	n := 0
-	for _, v := range r.Verbs() {
-		for _, ex := range v.Examples {
-			n++
-			token, args, marker := splitExample(r, ex)
-			verb, _, err := parseAction(context.Background(), r, token, v.Name, Input{Args: args, Marker: marker, Blocks: testBlocks})
-			if err != nil || verb != v.Name {
-				t.Errorf("example %q of /%s: parsed as /%s: %v", ex, v.Name, verb, err)
+	text := func(sc Scope) string {
+		var b bytes.Buffer
+		r.WriteInstructions(context.Background(), &b, sc)
+		return b.String()
+	}
+	bare, full := text(bareScope), text(fullScope)
+	for _, absent := range []string{"/web", "/google", "@thread", "@parent", "@[uri]", "@last.message", "/approve", "/deny", "/escalate", "/halt",
+		"/tell", "/post", "/reply", "/notify", "/shame", "/toot", "in conversations", "constellation", "+ diff", "must be spelled exactly"} {
+		if strings.Contains(bare, absent) {
+			t.Errorf("the bare instructions teach %q", absent)
+		}
+	}
+	for _, present := range []string{"/web", "@thread", "@parent", "@[uri]", "/approve", "/halt", "/tell @anchor", "/post @bluesky",
+		"/notify", "/toot", "in conversations", "approve, deny and halt must be spelled exactly", "/send @user", "/dm", "/cancel"} {
+		if !strings.Contains(full, present) {
+			t.Errorf("the full instructions do not teach %q", present)
+		}
+	}
+	// An agent holding one role is taught that role only.
+	one := text(Scope{Roles: []string{"deny"}})
+	if !strings.Contains(one, "/deny 12") || strings.Contains(one, "/approve") || !strings.Contains(one, "deny must be spelled exactly") {
+		t.Errorf("an agent with the deny role:\n%s", one)
+	}
+	// Examples are shown as they are listed.
+	for _, sc := range []Scope{bareScope, fullScope} {
+		body := text(sc)
+		for _, ex := range r.Examples(sc) {
+			if !strings.Contains(body, strings.ReplaceAll(ex, "\n", "\n       ")) {
+				t.Errorf("example %q is not in the instructions", ex)
 			}
 		}
 	}
-	if n < 20 {
-		t.Errorf("only %d examples", n)
+}
+
+// TestExamplesParse: every example the instructions show, for either
+// configuration, parses to the verb it illustrates. (The runtime's tests
+// also run them.)
+func TestExamplesParse(t *testing.T) {
+	r := customRegistry(t)
+	for _, sc := range []Scope{bareScope, fullScope} {
+		n := 0
+		for _, ex := range r.Examples(sc) {
+			n++
+			token, in := splitExample(r, ex)
+			verb, it, err := r.ParseAction(context.Background(), r.Claimants(token), in)
+			if err != nil || verb == "" || it == nil {
+				t.Errorf("example %q: parsed as /%s: %v", ex, verb, err)
+			}
+		}
+		if n < 20 {
+			t.Errorf("only %d examples", n)
+		}
 	}
 }
 
-// splitExample splits "/heads up partner seems stressed !" into the longest
-// registered verb phrase, the arguments and a permission marker.
-func splitExample(r *Registry, ex string) (token, args, marker string) {
-	words := strings.Fields(strings.TrimPrefix(ex, "/"))
+// splitExample splits an example into the longest registered verb phrase
+// and the input the scanner would give: arguments, a permission marker,
+// and a fenced block on the lines after it as content. "/do " is dropped.
+func splitExample(r *Registry, ex string) (string, Input) {
+	first, rest, _ := strings.Cut(ex, "\n")
+	first = strings.TrimPrefix(first, "/do ")
+	if head, _, chained := strings.Cut(first, " -> /"); chained {
+		first = head
+	}
+	words := strings.Fields(strings.TrimPrefix(first, "/"))
 	n := 1
 	for k := len(words); k > 1; k-- {
 		if len(r.Claimants(strings.Join(words[:k], " "))) > 0 {
@@ -80,11 +140,18 @@ func splitExample(r *Registry, ex string) (token, args, marker string) {
 			break
 		}
 	}
-	token, rest := strings.Join(words[:n], " "), words[n:]
-	if len(rest) > 0 && (rest[len(rest)-1] == "!" || rest[len(rest)-1] == "?" || rest[len(rest)-1] == ".") {
-		marker, rest = rest[len(rest)-1], rest[:len(rest)-1]
+	in := Input{Blocks: testBlocks}
+	token, args := strings.Join(words[:n], " "), words[n:]
+	if len(args) > 0 && (args[len(args)-1] == "!" || args[len(args)-1] == "?" || args[len(args)-1] == ".") {
+		in.Marker, args = args[len(args)-1], args[:len(args)-1]
 	}
-	return token, strings.Join(rest, " "), marker
+	in.Args = strings.Join(args, " ")
+	if rest != "" {
+		lines := strings.Split(rest, "\n")
+		in.Content, in.Kind = strings.Join(lines[1:len(lines)-1], "\n")+"\n", Fenced
+	}
+	in.Token = token
+	return token, in
 }
 
 // TestInstructionsOperations: a verb's operations are listed one line
@@ -111,7 +178,7 @@ func TestInstructionsOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	err = r.WriteInstructionsContext(context.Background(), &b)
+	err = r.WriteInstructions(context.Background(), &b, Scope{})
 	if err == nil || !strings.Contains(err.Error(), "/down: no answer") {
 		t.Errorf("error %v", err)
 	}

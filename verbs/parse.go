@@ -3,7 +3,9 @@ package verbs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -98,15 +100,16 @@ func clean(in Input) Input {
 
 // parser carries one parse of one action by a built-in grammar.
 type parser struct {
-	ctx     context.Context
-	verb    string // canonical name, for messages
-	in      Input
-	args    string // the argument text the tokens index
-	toks    []token
-	r       rendering
-	filters intent.Filters
-	role    string
-	nfilt   int // filter tokens taken out
+	ctx      context.Context
+	verb     string // canonical name, for messages
+	in       Input
+	args     string // the argument text the tokens index
+	toks     []token
+	r        rendering
+	filters  intent.Filters
+	role     string
+	nfilt    int  // filter tokens taken out
+	labelled bool // the filters were taken as an insert's or append's labels
 }
 
 // parseBuiltin parses in by the grammar of the built-in verb b; name is
@@ -141,14 +144,70 @@ func (r *Registry) parseBuiltin(ctx context.Context, v *Verb, name string, in In
 		}
 	}
 	out, err := p.run(b)
-	if err == nil && b.name == "recall" && p.nfilt > 0 {
-		if rc, ok := out.(intent.Recall); ok && rc.Op != intent.RecallSearch {
-			// Filters belong to searches; anywhere else they are content.
+	if b.name == "recall" && p.nfilt > 0 && !p.labelled {
+		rc, ok := out.(intent.Recall)
+		if errors.Is(err, errFiltersAreContent) || err == nil && ok && rc.Op != intent.RecallSearch {
+			// Filters belong to searches, and label what insert and
+			// append store; anywhere else they are content.
 			p = &parser{ctx: ctx, verb: name, in: in, args: args, toks: toks}
 			out, err = p.run(b)
 		}
 	}
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return withRefs(out, refs(toks), refsIn(contentBlock(in))), nil
+}
+
+// contentBlock is the action's content block when it is not already in
+// the arguments.
+func contentBlock(in Input) string {
+	if in.Kind == Quoted {
+		return ""
+	}
+	return in.Content
+}
+
+// withRefs lists on an intent every reference written in its arguments
+// and content, wherever the grammar put the text it sits in, so that the
+// runtime resolves each of them (a reference in a search's terms as much
+// as in a message's content).
+func withRefs(it intent.Intent, lists ...[]intent.Ref) intent.Intent {
+	var rs []intent.Ref
+	for _, l := range lists {
+		for _, r := range l {
+			if !slices.Contains(rs, r) {
+				rs = append(rs, r)
+			}
+		}
+	}
+	if len(rs) == 0 {
+		return it
+	}
+	switch in := it.(type) {
+	case intent.Recall:
+		in.Refs = rs
+		return in
+	case intent.Context:
+		in.Refs = rs
+		return in
+	case intent.Search:
+		in.Refs = rs
+		return in
+	case intent.Send:
+		in.Refs = rs
+		return in
+	case intent.Fetch:
+		in.Refs = rs
+		return in
+	case intent.Web:
+		in.Refs = rs
+		return in
+	case intent.Calc:
+		in.Refs = rs
+		return in
+	}
+	return it
 }
 
 // run renders, matches and builds the intent.
@@ -215,6 +274,9 @@ func (p *parser) noMatch(b *builtin, err error) error {
 	e := perr(codes.MalformedSyntax, p.verb, max(column, 1), "/%s: at column %d, found %s but expected %s. Usage: %s",
 		p.verb, max(column, 1), got, orList(exp), b.usage(p.verb))
 	e.Expected = exp
+	if w < len(p.r.words) {
+		e.Token = p.toks[p.r.toks[w]].text
+	}
 	return e
 }
 
@@ -286,10 +348,21 @@ func (p *parser) takeFilters() error {
 		case '*':
 			f.Project = t.body
 		case '&':
-			f.Format = t.body
+			format := strings.ToLower(strings.TrimRight(t.body, ".,;:!?"))
+			if !slices.Contains(Formats, format) {
+				e := perr(codes.UnknownModifier, p.verb, col(p.args, t.pos), "/%s: %s is not a format (&%s)", p.verb, t.text, strings.Join(Formats, ", &"))
+				e.Token = t.text
+				if s := closest(format, Formats, 2); s != "" {
+					e.Suggestion = "&" + s
+					e.Message = fmt.Sprintf("/%s %s — did you mean '&%s'?", p.verb, t.text, s)
+				}
+				return e
+			}
+			f.Format = format
 		case 'r':
 			if !roles[t.body] {
 				e := perr(codes.UnknownModifier, p.verb, col(p.args, t.pos), "/%s: %s is not a role (user, assistant, system, tool)", p.verb, t.text)
+				e.Token = t.text
 				if s := closest(t.body, keys(roles), 2); s != "" {
 					e.Suggestion = "role:" + s
 					e.Message = fmt.Sprintf("/%s %s — did you mean 'role:%s'?", p.verb, t.text, s)
@@ -303,6 +376,10 @@ func (p *parser) takeFilters() error {
 }
 
 var roles = map[string]bool{"user": true, "assistant": true, "system": true, "tool": true}
+
+// Formats are the result formats a search may ask for with &format:
+// brief (one line per result), full (whole entries) and json.
+var Formats = []string{"brief", "full", "json"}
 
 // at returns the token at a rendered position given as a grammar value
 // (a float64), or nil.
@@ -460,6 +537,7 @@ func badRefs(verb, args string, toks []token) error {
 		switch {
 		case strings.HasPrefix(low, "@last.") || strings.HasPrefix(low, "@[") && !strings.Contains(low, "]") || low == "@[]":
 			e := perr(codes.InvalidReference, verb, c, "%s at column %d is not a reference (@last, @last.message, @last.output, @thread, @parent, @[uri])", t.text, c)
+			e.Token = t.text
 			if s := closest(low, []string{"@last.message", "@last.output"}, 3); s != "" {
 				e.Suggestion = s
 				e.Message = fmt.Sprintf("%s at column %d is not a reference — did you mean %s?", t.text, c, s)

@@ -64,10 +64,26 @@ func TestParseForms(t *testing.T) {
 		{"recall get", "recall", Input{Args: "get log"}, `{"kind":"recall","op":"read","block":"log"}`},
 		{"recall check", "recall", Input{Args: "check log"}, `{"kind":"recall","op":"read","block":"log"}`},
 		{"recall show one close block", "recall", Input{Args: "show project"}, `{"kind":"recall","op":"read","block":"project_notes"}`},
-		{"recall filters", "recall", Input{Args: "deadlines #work @7d ^5 *apollo &md"}, `{"kind":"recall","op":"search","query":"deadlines","filters":{"tags":["work"],"since":"7d","limit":5,"project":"apollo","format":"md"}}`},
+		{"recall filters", "recall", Input{Args: "deadlines #work @7d ^5 *apollo &brief"}, `{"kind":"recall","op":"search","query":"deadlines","filters":{"tags":["work"],"since":"7d","limit":5,"project":"apollo","format":"brief"}}`},
 		{"recall filters make a search", "recall", Input{Args: "human #people"}, `{"kind":"recall","op":"search","query":"human","filters":{"tags":["people"]}}`},
 		{"recall filters only", "recall", Input{Args: "#work @2026-01-31"}, `{"kind":"recall","op":"search","filters":{"tags":["work"],"since":"2026-01-31"}}`},
-		{"recall filters are content of an insert", "recall", Input{Args: "+ shipped #release ^2"}, `{"kind":"recall","op":"insert","content":"shipped #release ^2"}`},
+		{"recall filters are content of an insert", "recall", Input{Args: "+ shipped #release ^2"}, `{"kind":"recall","op":"insert","content":"shipped #release ^2","tags":["release"]}`},
+		{"recall hashtags in content tag it", "recall", Input{Args: `+ "shipped the release #release, finally #Q3"`}, `{"kind":"recall","op":"insert","content":"shipped the release #release, finally #Q3","tags":["q3","release"]}`},
+		{"recall labels around quoted content", "recall", Input{Args: `+ "shipped the release" #release #ops *Apollo`}, `{"kind":"recall","op":"insert","content":"shipped the release","tags":["ops","release"],"project":"apollo"}`},
+		{"recall labels on an append", "recall", Input{Args: `log + "went well" #retro`}, `{"kind":"recall","op":"append","block":"log","content":"went well","tags":["retro"]}`},
+		{"recall labels on a content block", "recall", Input{Args: "+ #retro", Content: "went well", Kind: Fenced}, `{"kind":"recall","op":"insert","content":"went well","tags":["retro"]}`},
+		{"recall other filters around quotes are content", "recall", Input{Args: `+ "meeting" @2026-01-31`}, `{"kind":"recall","op":"insert","content":"\"meeting\" @2026-01-31"}`},
+		{"recall emphasis is no project", "recall", Input{Args: `+ "it is *very* good"`}, `{"kind":"recall","op":"insert","content":"it is *very* good"}`},
+		{"recall history", "recall", Input{Args: "history project_notes"}, `{"kind":"recall","op":"history","block":"project_notes"}`},
+		{"recall versions of", "recall", Input{Args: "versions of log"}, `{"kind":"recall","op":"history","block":"log"}`},
+		{"recall read a version", "recall", Input{Args: "read project_notes v2"}, `{"kind":"recall","op":"read","block":"project_notes","version":2}`},
+		{"recall read version N", "recall", Input{Args: "show log version 12"}, `{"kind":"recall","op":"read","block":"log","version":12}`},
+		{"recall NAME vN reads it", "recall", Input{Args: "human V3"}, `{"kind":"recall","op":"read","block":"human","version":3}`},
+		{"recall vN of no block searches", "recall", Input{Args: "release v2"}, `{"kind":"recall","op":"search","query":"release v2"}`},
+		{"recall restore", "recall", Input{Args: "restore project_notes v2"}, `{"kind":"recall","op":"restore","block":"project_notes","version":2}`},
+		{"recall restore to", "recall", Input{Args: "restore old notes to version 4"}, `{"kind":"recall","op":"restore","block":"old notes","version":4}`},
+		{"recall revert quoted", "recall", Input{Args: `revert "old notes" v1`}, `{"kind":"recall","op":"restore","block":"old notes","version":1}`},
+		{"recall search reference", "recall", Input{Args: "@last.output"}, `{"kind":"recall","op":"search","query":"@last.output","refs":[{"kind":"last.output","token":"@last.output"}]}`},
 		{"recall uri reference", "recall", Input{Args: "+ @[doc://notes/1]"}, `{"kind":"recall","op":"insert","content":"@[doc://notes/1]","refs":[{"kind":"uri","uri":"doc://notes/1","token":"@[doc://notes/1]"}]}`},
 		// context
 		{"context + append", "context", Input{Args: `human + "prefers short answers"`}, `{"kind":"context","op":"append","block":"human","content":"prefers short answers"}`},
@@ -86,8 +102,8 @@ func TestParseForms(t *testing.T) {
 		{"search in constellation", "search", Input{Args: "launch in constellation"}, `{"kind":"search","terms":"launch","domains":["constellation"]}`},
 		{"search in all", "search", Input{Args: "launch in all"}, `{"kind":"search","terms":"launch"}`},
 		{"search everywhere", "search", Input{Args: "launch everywhere"}, `{"kind":"search","terms":"launch"}`},
-		{"search older than", "search", Input{Args: "budget > 2 weeks"}, `{"kind":"search","terms":"budget","time":{"older_than":1209600000000000}}`},
-		{"search newer than", "search", Input{Args: "budget < 3 days"}, `{"kind":"search","terms":"budget","time":{"newer_than":259200000000000}}`},
+		{"search older than", "search", Input{Args: "budget > 2 weeks"}, `{"kind":"search","terms":"budget","time":{"older_than":"14d"}}`},
+		{"search newer than", "search", Input{Args: "budget < 3 days"}, `{"kind":"search","terms":"budget","time":{"newer_than":"3d"}}`},
 		{"search role", "search", Input{Args: "apology role:assistant"}, `{"kind":"search","terms":"apology","role":"assistant"}`},
 		{"search filters", "search", Input{Args: "budget #work @7d ^5 *apollo &json in conversations"}, `{"kind":"search","terms":"budget","domains":["conversations"],"filters":{"tags":["work"],"since":"7d","limit":5,"project":"apollo","format":"json"}}`},
 		{"search in as terms", "search", Input{Args: "bugs in production"}, `{"kind":"search","terms":"bugs in production"}`},
@@ -202,6 +218,11 @@ func TestParseFailures(t *testing.T) {
 		{"misspelled reference", "recall", Input{Args: "+ see @last.outptu"}, codes.InvalidReference, 7, "did you mean @last.output?"},
 		{"unclosed uri reference", "send", Input{Args: "@user @[doc://x"}, codes.InvalidReference, 7, "not a reference"},
 		{"calc empty", "calc", Input{}, codes.MissingArg, 0, "needs an expression"},
+		{"recall restore without version", "recall", Input{Args: "restore log"}, codes.MissingArg, 0, "restore log v2"},
+		{"recall restore version 0", "recall", Input{Args: "restore log v0"}, codes.MalformedSyntax, 13, "versions count from v1"},
+		{"recall read version 0", "recall", Input{Args: "read log v00"}, codes.MalformedSyntax, 10, "not a version"},
+		{"unknown format", "search", Input{Args: "budget &md"}, codes.UnknownModifier, 8, "&brief, &full, &json"},
+		{"misspelled format", "recall", Input{Args: "budget &jsno"}, codes.UnknownModifier, 8, "did you mean '&json'?"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.in.Blocks = testBlocks
@@ -217,6 +238,48 @@ func TestParseFailures(t *testing.T) {
 				t.Errorf("errors.Is(err, code %s) is false", tt.code)
 			}
 		})
+	}
+}
+
+// TestParseFailureTokens: a failure names what the model wrote, which is
+// what the failure log groups by — not the suggestion, not the message.
+func TestParseFailureTokens(t *testing.T) {
+	r := mustRegistry(t, nil, nil)
+	for _, tt := range []struct {
+		verb, args, token string
+	}{
+		{"recall", "+ see @last.outptu", "@last.outptu"},
+		{"search", "deadlines in conversatons", "in conversatons"},
+		{"search", "in archivs budget", "in archivs"},
+		{"search", "x role:asistant", "role:asistant"},
+		{"search", "x &brieff", "&brieff"},
+		{"send", "@usr hi", "@usr"},
+		{"approve", "12 maybe", "maybe"},
+		{"fetch", "https://x.org please", "please"},
+	} {
+		_, err := r.Parse(context.Background(), tt.verb, Input{Args: tt.args, Blocks: testBlocks})
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Token != tt.token {
+			t.Errorf("/%s %s: token %q (%v), want %q", tt.verb, tt.args, map[bool]string{true: pe.Token}[pe != nil], err, tt.token)
+		}
+	}
+}
+
+func TestLabels(t *testing.T) {
+	for _, tt := range []struct {
+		text, tags, project string
+	}{
+		{"shipped #release today", "release", ""},
+		{"#Release, #q3. and #release!", "q3 release", ""},
+		{"a *bold* claim, *Apollo rocks", "", "apollo"},
+		{"# heading and C# and #", "", ""},
+		{"*1 is no project, *apollo *gemini", "", "apollo"},
+		{"#ünïcode #a-b/c.d", "a-b/c.d ünïcode", ""},
+	} {
+		tags, project := Labels(tt.text)
+		if strings.Join(tags, " ") != tt.tags || project != tt.project {
+			t.Errorf("Labels(%q) = %v %q, want %q %q", tt.text, tags, project, tt.tags, tt.project)
+		}
 	}
 }
 

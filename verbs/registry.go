@@ -35,6 +35,11 @@ type Verb struct {
 	// its operations (an MCP server's tools); Registry.Operations lists
 	// them.
 	HasOperations bool
+	// Compounds are the one-word spellings of the verb's names of several
+	// words ("websearch", "web-search" and "web_search" for "web
+	// search"): models write them, and they mean the verb exactly. A
+	// compound another verb already has as a name is left out.
+	Compounds []string
 
 	grammar *grammarbridge.Grammar // a custom or Go verb's compiled grammar
 	def     *Definition            // a Go verb's definition, nil for others
@@ -160,7 +165,46 @@ func NewRegistryWith(exts []Extension, opts Options) (*Registry, error) {
 			return nil, err
 		}
 	}
+	r.compounds()
 	return r, nil
+}
+
+// compounds gives each verb the one-word spellings of its multi-word
+// names, except those that are another name already or that two verbs
+// would share.
+func (r *Registry) compounds() {
+	taken := map[string]int{}
+	for _, v := range r.verbs {
+		for _, n := range append([]string{v.Name}, v.Aliases...) {
+			taken[n] = -1
+		}
+	}
+	for _, v := range r.verbs {
+		for _, n := range v.Aliases {
+			words := strings.Fields(n)
+			if len(words) < 2 {
+				continue
+			}
+			for _, sep := range []string{"", "-", "_"} {
+				c := strings.Join(words, sep)
+				if taken[c] == 0 {
+					v.Compounds = append(v.Compounds, c)
+				}
+				if taken[c] >= 0 {
+					taken[c]++
+				}
+			}
+		}
+	}
+	for _, v := range r.verbs {
+		v.Compounds = slices.DeleteFunc(v.Compounds, func(c string) bool { return taken[c] != 1 })
+	}
+}
+
+// Names returns every name that means the verb: its own, its aliases and
+// its compounds.
+func (v *Verb) Names() []string {
+	return append(append([]string{v.Name}, v.Aliases...), v.Compounds...)
 }
 
 func (r *Registry) apply(e Extension, tools []string) error {
@@ -295,7 +339,7 @@ func (r *Registry) Claimants(name string) []string {
 	name = strings.Join(strings.Fields(strings.ToLower(name)), " ")
 	var out []string
 	for _, v := range r.verbs {
-		if v.Name == name || slices.Contains(v.Aliases, name) {
+		if v.Name == name || slices.Contains(v.Aliases, name) || slices.Contains(v.Compounds, name) {
 			out = append(out, v.Name)
 		}
 	}

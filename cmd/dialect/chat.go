@@ -150,7 +150,7 @@ func askApproval(ctx context.Context, sio *stdio, in *bufio.Scanner, rt *dialect
 	if !in.Scan() || !strings.EqualFold(strings.TrimSpace(in.Text()), "y") {
 		return r
 	}
-	res, err := rt.Approve(ctx, r.Pending, "owner", false)
+	res, err := rt.Approve(ctx, r.Pending, "owner", nil)
 	if err != nil {
 		fmt.Fprintf(sio.err, "dialect chat: approve #%d: %v\n", r.Pending, err)
 		return r

@@ -147,3 +147,20 @@ func envOr(name, def string) string {
 	}
 	return def
 }
+
+// subcommand takes the first of args that names one of subs out of args,
+// so that flags may come before it (`dialect memory --db x ls`); "" when
+// none does.
+func subcommand(args []string, subs ...string) (string, []string) {
+	for i, a := range args {
+		for _, s := range subs {
+			if a == s {
+				return s, append(append([]string(nil), args[:i]...), args[i+1:]...)
+			}
+		}
+		if a == "--" {
+			break
+		}
+	}
+	return "", args
+}

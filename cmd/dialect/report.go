@@ -13,6 +13,7 @@ import (
 
 	"github.com/pattern-dialect/dialect"
 	"github.com/pattern-dialect/dialect/failures"
+	"github.com/pattern-dialect/dialect/fuzzy"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
@@ -76,6 +77,7 @@ func runReport(ctx context.Context, sio *stdio, args []string) error {
 		Suggest: failures.SuggestConfig{
 			Matcher:       vocab.matcher,
 			Known:         vocab.known,
+			Resolves:      vocab.resolves,
 			Exclude:       vocab.strict,
 			MinCount:      *minCount,
 			MinConfidence: *minConf,
@@ -159,6 +161,8 @@ type vocab struct {
 	matcher failures.Matcher
 	known   map[string]bool // every verb and alias, lower case
 	strict  map[string]bool // verbs that must never get suggested aliases
+	// resolves says whether a token already resolves, through any tier.
+	resolves func(token string) (string, bool)
 }
 
 // resolverMatcher suggests the verb a token resolves to now (a tier may
@@ -172,9 +176,10 @@ func (m resolverMatcher) Suggest(token string) (string, float64, bool) {
 	if res.OK() {
 		return res.Verb, res.Score, true
 	}
-	if len(res.Candidates) > 0 {
-		c := res.Candidates[0]
-		return c.Verb, c.Score, true
+	for _, cs := range [][]fuzzy.Candidate{res.Candidates, res.Suggestions} {
+		if len(cs) > 0 {
+			return cs[0].Verb, cs[0].Score, true
+		}
 	}
 	return "", 0, false
 }
@@ -182,10 +187,17 @@ func (m resolverMatcher) Suggest(token string) (string, float64, bool) {
 // vocabulary is what the runtime in force knows of the verbs.
 func vocabulary(rt *dialect.Runtime) *vocab {
 	v := &vocab{matcher: resolverMatcher{rt}, known: map[string]bool{}, strict: map[string]bool{}}
+	v.resolves = func(tok string) (string, bool) {
+		// A word is in force when it is a name, or a form of one (case,
+		// inflection, spelling variant): making it an alias adds
+		// nothing. A word reached by edit distance, sound or meaning is a
+		// guess, which an alias makes certain.
+		res := rt.Resolve(tok)
+		return res.Verb, res.OK() && res.Tier <= fuzzy.TierSpelling
+	}
 	for _, vb := range rt.Verbs().Verbs() {
-		v.known[vb.Name] = true
-		for _, a := range vb.Aliases {
-			v.known[a] = true
+		for _, n := range vb.Names() {
+			v.known[n] = true
 		}
 		if vb.Strictness == verbs.Strict {
 			v.strict[vb.Name] = true

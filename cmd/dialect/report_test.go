@@ -260,3 +260,63 @@ func TestFailuresCmdProgressBar(t *testing.T) {
 		t.Errorf("progress drew on a non-terminal: %q", b.String())
 	}
 }
+
+// TestReportSaysTrueThings runs a log of failing messages through `dialect
+// run` and checks what the report says of them: subjects are what the
+// models wrote, no suggestion is a word already in force, fixes read.
+func TestReportSaysTrueThings(t *testing.T) {
+	e := newRunEnv(t, "")
+	in, err := os.ReadFile("testdata/failing.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := e.cli(string(in), "run", "--jsonl", "--json"); code != 1 {
+		t.Fatalf("run: exit %d %s", code, errs)
+	}
+	code, out, errs := e.cli("", "report", "--since", "1d", "--format", "json", "--min-count", "2", "--top", "30")
+	if code != 0 {
+		t.Fatalf("report: %d %s", code, errs)
+	}
+	var rep failures.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	subjects := map[string]failures.Pattern{}
+	for _, p := range rep.Patterns {
+		subjects[string(p.Code)+" "+p.Subject] = p
+		if strings.Contains(p.Subject, "column") || strings.Contains(p.Subject, "did you mean") || strings.Contains(p.Subject, "Usage") {
+			t.Errorf("subject %q is a message, not what the model wrote", p.Subject)
+		}
+		if strings.Contains(p.Fix, `""`) || strings.Contains(p.Fix, "grammar as a synonym") {
+			t.Errorf("fix %q of %s %q is not actionable", p.Fix, p.Code, p.Subject)
+		}
+	}
+	for _, want := range []string{"INVALID_REFERENCE @last.outptu", "INVALID_REFERENCE @last.output", "UNKNOWN_MODIFIER in conversatons",
+		"UNKNOWN_MODIFIER role:asistant", "UNKNOWN_MODIFIER &md", "UNKNOWN_MODIFIER furlongs", "UNKNOWN_MODIFIER @usr", "UNKNOWN_VERB frobnicate",
+		`MALFORMED_SYNTAX unexpected "maybe"`, "MISSING_ARG a URL", "MALFORMED_SYNTAX unterminated quote"} {
+		if _, ok := subjects[want]; !ok {
+			t.Errorf("no pattern %q; patterns: %v", want, keysOf(subjects))
+		}
+	}
+	for _, p := range rep.Patterns {
+		if p.Code == "UNKNOWN_VERB" && p.Subject == "websearch" {
+			t.Errorf("/websearch failed: it is /web now")
+		}
+	}
+	for _, a := range rep.Aliases {
+		if a.Alias == "in conversations" || a.Alias == "websearch" || a.Alias == "web search" {
+			t.Errorf("suggested %q, a word already in force", a.Alias)
+		}
+	}
+	if !strings.Contains(subjects["UNKNOWN_MODIFIER furlongs"].Fix, `/calc does not know "furlongs"`) {
+		t.Errorf("calc fix: %q", subjects["UNKNOWN_MODIFIER furlongs"].Fix)
+	}
+}
+
+func keysOf(m map[string]failures.Pattern) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/fuzzy"
 )
 
@@ -24,6 +26,7 @@ type resolveOutput struct {
 	Input      string            `json:"input"`
 	Verb       *string           `json:"verb"`
 	Tier       string            `json:"tier"`
+	Form       string            `json:"form,omitempty"` // the inflected form an edit matched ("canceled")
 	Score      float64           `json:"score"`
 	Candidates []fuzzy.Candidate `json:"candidates"`
 	Code       string            `json:"code"`
@@ -53,8 +56,12 @@ func runResolve(ctx context.Context, sio *stdio, args []string) error {
 			failed = true
 		}
 		if *asJSON {
-			out := resolveOutput{Input: w, Tier: res.Tier.String(), Score: round3(res.Score),
+			out := resolveOutput{Input: w, Tier: res.Tier.String(), Form: res.Form, Score: round3(res.Score),
 				Candidates: res.Candidates, Code: string(res.Code), Message: res.Message()}
+			if res.Code == codes.UnknownVerb {
+				// The did-you-mean: suggestions only, never run.
+				out.Candidates = slices.Clone(res.Suggestions)
+			}
 			if out.Candidates == nil {
 				out.Candidates = []fuzzy.Candidate{}
 			}

@@ -2,27 +2,32 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/mattn/go-isatty"
+
 	"github.com/pattern-dialect/dialect"
+	"github.com/pattern-dialect/dialect/store"
 )
 
 func init() {
 	register(&command{
 		name:  "run",
 		usage: "[--json] [--jsonl] [--agent A] [--model M] [--session S] [--config F] [--db PATH] < message",
-		short: "find the actions in a message on stdin and run them",
+		short: "find the actions in a message on stdin and run them (exit 1 when one ended in error)",
 		run:   runRun,
 	})
 	register(&command{name: "pending", usage: "[--json] [--all] [--config F] [--db PATH]", short: "list actions waiting for approval", run: runPending})
-	register(&command{name: "approve", usage: "ID [--always] [--as NAME] [--json] [--config F] [--db PATH]", short: "approve a pending action and run it now", run: runApprove})
-	register(&command{name: "deny", usage: "ID [REASON] [--always] [--as NAME] [--config F] [--db PATH]", short: "deny a pending action; it never runs", run: runDeny})
+	register(&command{name: "approve", usage: "ID [--always [--args PATTERN] [--yes] [--dry-run]] [--as NAME] [--json] [--config F] [--db PATH]", short: "approve a pending action and run it now", run: runApprove})
+	register(&command{name: "deny", usage: "ID [REASON] [--always [--args PATTERN] [--yes] [--dry-run]] [--as NAME] [--json] [--config F] [--db PATH]", short: "deny a pending action; it never runs (the reason goes back to the agent)", run: runDeny})
 }
 
 // exitHalted is the exit status after an authorised /halt.
@@ -60,19 +65,18 @@ func runRun(ctx context.Context, sio *stdio, args []string) error {
 	}
 	defer rt.Close()
 
-	enc := json.NewEncoder(sio.out)
-	enc.SetEscapeHTML(false)
+	failed := 0
 	for _, m := range msgs {
 		results, err := rt.Run(ctx, m.Message)
 		if errors.Is(err, dialect.ErrAgentName) {
 			return usageErr{err}
 		}
 		for _, r := range results {
+			if r.Status == dialect.StatusError {
+				failed++
+			}
 			if *asJSON {
-				if err := enc.Encode(struct {
-					ID any `json:"id,omitempty"`
-					dialect.Result
-				}{m.ID, r}); err != nil {
+				if err := writeResultJSON(sio.out, m, r); err != nil {
 					return err
 				}
 				continue
@@ -87,7 +91,46 @@ func runRun(ctx context.Context, sio *stdio, args []string) error {
 			return err
 		}
 	}
+	if failed > 0 {
+		// The results say which; the status lets a script notice.
+		if !*asJSON {
+			fmt.Fprintf(sio.err, "dialect run: %d action(s) ended in error\n", failed)
+		}
+		return exitStatus(1)
+	}
 	return nil
+}
+
+// writeResultJSON writes one result of `run --json` led by the message it
+// came from: its id (from --jsonl), agent, model and session.
+func writeResultJSON(w io.Writer, m envelope, r dialect.Result) error {
+	var enc bytes.Buffer
+	je := json.NewEncoder(&enc)
+	je.SetEscapeHTML(false)
+	if err := je.Encode(r); err != nil {
+		return err
+	}
+	body := bytes.TrimSpace(enc.Bytes())
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for _, f := range []struct {
+		k    string
+		v    any
+		keep bool
+	}{{"id", m.ID, m.ID != nil}, {"agent", m.Agent, m.Agent != ""}, {"model", m.Model, m.Model != ""}, {"session", m.Session, m.Session != ""}} {
+		if !f.keep {
+			continue
+		}
+		v, err := json.Marshal(f.v)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%q:%s,", f.k, v)
+	}
+	b.Write(body[1:])
+	b.WriteByte('\n')
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
 // readMessages reads one message, or with jsonl one per line, filling
@@ -197,6 +240,9 @@ type decision struct {
 	id     int64
 	rest   []string // the words after the id: deny's reason
 	always bool     // also make a standing rule
+	args   string   // with always: the rule's argument pattern instead of the narrowest
+	yes    bool     // save the rule without asking on a terminal
+	dryRun bool     // show the rule, decide nothing
 	as     string   // who decides, for the record
 	json   bool
 }
@@ -206,7 +252,10 @@ type decision struct {
 func openDecision(ctx context.Context, name string, sio *stdio, args []string, takesReason bool) (*decision, error) {
 	f := newFlags(commands[name], sio).state()
 	d := &decision{}
-	f.BoolVar(&d.always, "always", false, "also make a standing rule for this agent, verb and target")
+	f.BoolVar(&d.always, "always", false, "also make a standing rule: the narrowest that covers this action (shown before it is saved)")
+	f.StringVar(&d.args, "args", "", "with --always: the rule's argument pattern (* any run of characters, ? one), to widen or narrow it")
+	f.BoolVar(&d.yes, "yes", false, "with --always on a terminal: save the rule without asking")
+	f.BoolVar(&d.dryRun, "dry-run", false, "with --always: show the rule and decide nothing")
 	f.StringVar(&d.as, "as", "owner", "who decides, for the record")
 	f.BoolVar(&d.json, "json", false, "print the result as JSON")
 	most := 1
@@ -221,6 +270,9 @@ func openDecision(ctx context.Context, name string, sio *stdio, args []string, t
 	if err != nil || id <= 0 {
 		return nil, usageError("%q is not a pending action id", pos[0])
 	}
+	if !d.always && (d.args != "" || d.dryRun) {
+		return nil, usageError("--args and --dry-run go with --always")
+	}
 	d.id, d.rest = id, pos[1:]
 	if d.rt, err = f.open(ctx); err != nil {
 		return nil, err
@@ -228,20 +280,67 @@ func openDecision(ctx context.Context, name string, sio *stdio, args []string, t
 	return d, nil
 }
 
+// rule is the standing rule --always makes, shown before it is saved and
+// confirmed on a terminal; nil without --always, or when the person says
+// no (then nothing is decided: errDeclined).
+func (d *decision) rule(ctx context.Context, sio *stdio, dec store.Decision) (*store.Rule, error) {
+	if !d.always {
+		return nil, nil
+	}
+	r, err := d.rt.RuleFor(ctx, d.id, dec)
+	if err != nil {
+		return nil, err
+	}
+	if d.args != "" {
+		r.Args = d.args
+	}
+	if dec == store.Deny {
+		r.Note = strings.Join(d.rest, " ")
+	}
+	fmt.Fprintf(sio.err, "standing rule for #%d: %s\n", d.id, safeText(r.String()))
+	if d.dryRun {
+		return &r, errDryRun
+	}
+	if f, ok := sio.in.(*os.File); ok && isatty.IsTerminal(f.Fd()) && !d.yes {
+		fmt.Fprint(sio.err, "save it, and decide? [y/N] ")
+		answer, _ := bufio.NewReader(sio.in).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			return nil, errDeclined
+		}
+	}
+	return &r, nil
+}
+
+var (
+	errDryRun   = errors.New("dry run")
+	errDeclined = errors.New("declined: nothing decided, no rule saved")
+)
+
 func runApprove(ctx context.Context, sio *stdio, args []string) error {
 	d, err := openDecision(ctx, "approve", sio, args, false)
 	if err != nil {
 		return err
 	}
 	defer d.rt.Close()
-	res, err := d.rt.Approve(ctx, d.id, d.as, d.always)
+	rule, err := d.rule(ctx, sio, store.Allow)
+	if errors.Is(err, errDryRun) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	res, err := d.rt.Approve(ctx, d.id, d.as, rule)
 	if err != nil {
 		return err
 	}
 	if d.json {
-		return json.NewEncoder(sio.out).Encode(res)
+		if err := json.NewEncoder(sio.out).Encode(res); err != nil {
+			return err
+		}
+	} else {
+		writeResult(sio.out, nil, res)
+		writeSavedRule(sio.out, res.Data)
 	}
-	writeResult(sio.out, nil, res)
 	if res.Status != dialect.StatusOK {
 		return exitStatus(1)
 	}
@@ -254,9 +353,32 @@ func runDeny(ctx context.Context, sio *stdio, args []string) error {
 		return err
 	}
 	defer d.rt.Close()
-	if err := d.rt.Deny(ctx, d.id, d.as, strings.Join(d.rest, " "), d.always); err != nil {
+	rule, err := d.rule(ctx, sio, store.Deny)
+	if errors.Is(err, errDryRun) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
+	saved, err := d.rt.Deny(ctx, d.id, d.as, strings.Join(d.rest, " "), rule)
+	if err != nil {
+		return err
+	}
+	if d.json {
+		return json.NewEncoder(sio.out).Encode(map[string]any{"id": d.id, "status": "denied", "rule": saved})
+	}
 	fmt.Fprintf(sio.out, "denied #%d\n", d.id)
+	if saved != nil {
+		fmt.Fprintf(sio.out, "saved standing rule #%d: %s\n", saved.ID, safeText(saved.String()))
+	}
 	return nil
+}
+
+// writeSavedRule prints the rule an approval saved, found in its data.
+func writeSavedRule(w io.Writer, data any) {
+	if m, ok := data.(map[string]any); ok {
+		if r, ok := m["rule"].(*store.Rule); ok {
+			fmt.Fprintf(w, "saved standing rule #%d: %s\n", r.ID, safeText(r.String()))
+		}
+	}
 }

@@ -94,8 +94,8 @@ func TestRunCmdNeverExecutes(t *testing.T) {
 		"Stop.\n/halt \"now\" !\n",
 	} {
 		code, out, errs := e.cli(msg, "run", "--json")
-		if code != 0 {
-			t.Fatalf("%q: exit %d: %s", msg, code, errs)
+		if want := map[bool]int{true: 1, false: 0}[strings.Contains(msg, "/aprove")]; code != want {
+			t.Fatalf("%q: exit %d, want %d: %s", msg, code, want, errs)
 		}
 		for _, r := range results(t, out) {
 			if r["status"] == "ok" && r["verb"] != "cancel" {
@@ -164,7 +164,7 @@ func TestRunCmdFetchLoopbackRefused(t *testing.T) {
 	msg := "Let me read it.\n/fetch " + srv.URL + "\n"
 	code, out, _ := newRunEnv(t, "").cli(msg, "run", "--json")
 	rs := results(t, out)
-	if code != 0 || len(rs) != 1 || rs[0]["status"] != "error" || rs[0]["code"] != "BLOCKED_ADDRESS" || strings.Contains(out, "Secret admin") {
+	if code != 1 || len(rs) != 1 || rs[0]["status"] != "error" || rs[0]["code"] != "BLOCKED_ADDRESS" || strings.Contains(out, "Secret admin") {
 		t.Errorf("fetch to 127.0.0.1 was not refused: %s", out)
 	}
 	_, out, _ = newRunEnv(t, "[exec.fetch]\nallow_private = true\n").cli(msg, "run", "--json")
@@ -304,5 +304,31 @@ url = "%s/search?q={query}"
 	}
 	if rs[1]["status"] != "ok" || !strings.Contains(rs[1]["output"].(string), "Go 1.26 is released") {
 		t.Errorf("web provider: %v", rs[1])
+	}
+}
+
+// TestPeopleSeeNoBidiControls: what a person reads — results, the
+// approval queue, memory read back — shows bidirectional controls and
+// other invisible format characters escaped, as ESC and CR are: the
+// person approving "pay ‮0001$ ot bob‬" sees the override, not its effect.
+func TestPeopleSeeNoBidiControls(t *testing.T) {
+	e := newRunEnv(t, "")
+	evil := "pay \u202e0001$ ot bob\u202c \u2066x\u2069 \u200b \x1b[31m"
+	if code, _, errs := e.cli("Saving.\n/recall note + \""+evil+"\"\n", "run"); code != 0 {
+		t.Fatalf("store: %d %s", code, errs)
+	}
+	_, out, _ := e.cli("Reading.\n/recall read note\n", "run")
+	_, _, _ = e.cli("Asking.\n/recall note2 + \""+evil+"\" !\n", "run")
+	_, pend, _ := e.cli("", "pending")
+	_, found, _ := e.cli("Looking.\n/search pay\n", "run")
+	for name, text := range map[string]string{"run": out, "pending": pend, "search": found} {
+		for _, r := range []rune{0x202e, 0x202c, 0x2066, 0x2069, 0x200b, 0x1b} {
+			if strings.ContainsRune(text, r) {
+				t.Errorf("%s shows U+%04X raw:\n%q", name, r, text)
+			}
+		}
+		if !strings.Contains(text, `\u202e`) {
+			t.Errorf("%s does not show the override escaped:\n%s", name, text)
+		}
 	}
 }

@@ -6,13 +6,15 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/pattern-dialect/dialect"
+
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
 func init() {
 	register(&command{
 		name:  "verbs",
-		usage: "[--instructions | --json] [--config FILE]",
+		usage: "[--instructions [--agent NAME] | --json] [--config FILE]",
 		short: "list the verbs in force, or print agent instructions for a system prompt",
 		run:   runVerbs,
 	})
@@ -20,7 +22,8 @@ func init() {
 
 func runVerbs(ctx context.Context, sio *stdio, args []string) error {
 	f := newFlags(commands["verbs"], sio).state()
-	instr := f.Bool("instructions", false, "print compact agent instructions (descriptions, forms, examples)")
+	instr := f.Bool("instructions", false, "print compact agent instructions: what works in this configuration for the agent")
+	agent := f.String("agent", envOr("DIALECT_AGENT", ""), "with --instructions: the agent they are for; its authority roles decide what is taught ($DIALECT_AGENT)")
 	asJSON := f.Bool("json", false, "print one JSON object per verb")
 	if _, err := f.parse(args, 0, 0); err != nil {
 		return err
@@ -31,9 +34,14 @@ func runVerbs(ctx context.Context, sio *stdio, args []string) error {
 	}
 	defer rt.Close()
 	if *instr {
-		// MCP servers are started to list their tools, each within its
-		// start timeout.
-		return rt.Verbs().WriteInstructionsContext(ctx, sio.out)
+		err := rt.Instructions(ctx, sio.out, *agent)
+		if errors.Is(err, dialect.ErrAgentName) {
+			return usageErr{err}
+		}
+		return err
+	}
+	if *agent != "" && *agent != envOr("DIALECT_AGENT", "") {
+		return usageError("--agent goes with --instructions")
 	}
 	if *asJSON {
 		enc := json.NewEncoder(sio.out)

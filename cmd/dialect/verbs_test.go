@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 )
@@ -36,20 +37,53 @@ func TestVerbsCmdTable(t *testing.T) {
 }
 
 func TestVerbsCmdInstructions(t *testing.T) {
-	code, out, errs := verbsRun(t, "--instructions", "--config", parseTestConfig(t))
+	cfg := parseTestConfig(t)
+	code, out, errs := verbsRun(t, "--instructions", "--config", cfg)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{
-		"# Actions", "/do /recall", "/notify — Quick notification to the coordinator (works like /send)",
-		"e.g. /notify something weird happened", "/shame (works like /send; queued for approval)", "/approve — approve a pending action (needs authority)",
-	} {
+	for _, want := range []string{"# Actions", "/do /recall", "/papers (works like /search)", "/send @user"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("instructions lack %q:\n%s", want, out)
 		}
 	}
+	// Nothing delivers to agents or bluesky, no agent holds authority,
+	// there is no web provider: none of it is taught.
+	for _, absent := range []string{"/notify", "/shame", "/approve", "/web", "@thread"} {
+		if strings.Contains(out, absent) {
+			t.Errorf("instructions teach %q, which does not work here", absent)
+		}
+	}
+	// Routes and an agent with authority: taught to that agent only.
+	full := cfg + ".full.toml"
+	base, _ := os.ReadFile(cfg)
+	os.WriteFile(full, append(base, []byte(`
+[exec.send.targets.hook]
+type = "webhook"
+url = "https://hooks.example/x"
+[exec.send.routes]
+"agent:anchor" = "hook"
+"bluesky" = "hook"
+user = "stdout"
+[agents.anchor]
+authority = ["approve", "deny"]
+`)...), 0o644)
+	_, anchor, _ := verbsRun(t, "--instructions", "--agent", "anchor", "--config", full)
+	_, scout, _ := verbsRun(t, "--instructions", "--agent", "scout", "--config", full)
+	for _, want := range []string{"/notify — Quick notification to the coordinator (works like /send)", "e.g. /notify something weird happened",
+		"/shame (works like /send; queued for approval)", "/approve — approve a pending action", "/tell @anchor"} {
+		if !strings.Contains(anchor, want) {
+			t.Errorf("anchor's instructions lack %q:\n%s", want, anchor)
+		}
+	}
+	if strings.Contains(scout, "/approve") || !strings.Contains(scout, "/notify") {
+		t.Errorf("scout holds no authority but is taught it, or lacks the routes:\n%s", scout)
+	}
 	if code, _, _ := verbsRun(t, "extra"); code != 2 {
 		t.Errorf("extra argument: exit %d", code)
+	}
+	if code, _, _ := verbsRun(t, "--instructions", "--agent", "no*pe"); code != 2 {
+		t.Errorf("a bad agent name: exit %d", code)
 	}
 }
 

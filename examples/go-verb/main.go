@@ -90,7 +90,7 @@ func run(ctx context.Context, out io.Writer) error {
 
 	// The instructions a model gets list the verb with its form.
 	var instr strings.Builder
-	if err := rt.Verbs().WriteInstructions(&instr); err != nil {
+	if err := rt.Instructions(ctx, &instr, "scout"); err != nil {
 		return err
 	}
 	for _, l := range strings.Split(instr.String(), "\n") {

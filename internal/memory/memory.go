@@ -3,6 +3,12 @@
 // /search (memory and logged conversations). Each is a verbs.Executor over
 // a store.Store; the store is reached through a function so that it is
 // opened only when an action first needs it.
+//
+// Every write records the agent that made it, keeps the block within its
+// size limit (refused before anything is written), and labels the block
+// with the tags and project written with it. Nothing is ever lost: a
+// deletion, a patch or a restore is a new version, and /recall history
+// and /recall restore reach every earlier one.
 package memory
 
 import (
@@ -66,6 +72,8 @@ func (b Blocks) MatchBlocks(ctx context.Context, name string) ([]string, error) 
 type Executor struct {
 	// Store opens (once) and returns the store.
 	Store func(context.Context) (store.Store, error)
+	// Limits bound the blocks' sizes.
+	Limits Limits
 }
 
 // Execute implements verbs.Executor.
@@ -74,64 +82,107 @@ func (x Executor) Execute(ctx context.Context, c verbs.Call) (verbs.Output, erro
 	if err != nil {
 		return verbs.Output{}, err
 	}
-	m := mem{st}
-	var text string
+	m := mem{st: st, agent: c.Agent, limits: x.Limits}
 	switch in := c.Intent.(type) {
 	case intent.Recall:
-		text, err = m.recall(ctx, in)
+		text, err := m.recall(ctx, in)
+		return verbs.Output{Text: text}, err
 	case intent.Context:
-		text, err = m.context(ctx, in)
+		text, err := m.context(ctx, in)
+		return verbs.Output{Text: text}, err
 	case intent.Search:
-		text, err = m.search(ctx, in)
-	default:
-		return verbs.Output{}, codes.Errorf(codes.UnsupportedIntent, "/%s: memory does not carry out this intent", c.Verb)
+		return m.search(ctx, in)
 	}
-	return verbs.Output{Text: text}, err
+	return verbs.Output{}, codes.Errorf(codes.UnsupportedIntent, "/%s: memory does not carry out this intent", c.Verb)
 }
 
-// mem is memory in one store.
-type mem struct{ st store.Store }
+// mem is memory in one store, changed on behalf of one agent.
+type mem struct {
+	st     store.Store
+	agent  string
+	limits Limits
+}
+
+// write applies one change, checking the result against the block's limit
+// before anything is written.
+func (m mem) write(ctx context.Context, c store.Change) (store.Block, error) {
+	c.Agent = m.agent
+	if edit := c.Edit; edit != nil {
+		c.Edit = func(old string, exists bool) (string, error) {
+			s, err := edit(old, exists)
+			if err != nil {
+				return "", err
+			}
+			return s, m.limits.check(c.Kind, c.Name, s)
+		}
+	}
+	return m.st.Apply(ctx, c)
+}
 
 // recall carries out a recall intent on archival memory.
 func (m mem) recall(ctx context.Context, in intent.Recall) (string, error) {
-	st := m.st
 	switch in.Op {
 	case intent.RecallRead:
-		b, err := st.Get(ctx, store.Archival, in.Block)
-		if err != nil {
-			return "", notFound(err, "there is no memory block %q", in.Block)
-		}
-		return fmt.Sprintf("%s (v%d):\n%s", b.Name, b.Version, b.Content), nil
+		return m.read(ctx, store.Archival, in.Block, in.Version)
+	case intent.RecallHistory:
+		return m.history(ctx, store.Archival, in.Block)
+	case intent.RecallRestore:
+		return m.restore(ctx, store.Archival, in.Block, in.Version)
 	case intent.RecallSearch:
-		return m.searchBlocks(ctx, store.Archival, in.Query, in.Filters)
+		out, err := m.searchBlocks(ctx, store.Archival, in.Query, in.Filters, intent.TimeRange{})
+		return out.Text, err
 	case intent.RecallInsert:
-		b, err := st.Insert(ctx, store.Archival, in.Content)
+		b, err := m.write(ctx, store.Change{Kind: store.Archival, Op: "create", Tags: in.Tags, Project: in.Project,
+			Edit: func(string, bool) (string, error) { return in.Content, nil }})
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("saved as %s", b.Name), nil
+		return "saved as " + b.Name + labelText(b), nil
 	case intent.RecallAppend:
-		b, err := store.Append(ctx, st, store.Archival, in.Block, in.Content)
+		b, err := m.write(ctx, store.Change{Kind: store.Archival, Name: in.Block, Op: "append", Tags: in.Tags, Project: in.Project, Edit: appendEdit(in.Content)})
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("appended to %s (now v%d)", b.Name, b.Version), nil
+		return fmt.Sprintf("appended to %s (now v%d)%s", b.Name, b.Version, labelText(b)), nil
 	case intent.RecallDelete:
-		if err := st.Delete(ctx, store.Archival, in.Block); err != nil {
+		b, err := m.write(ctx, store.Change{Kind: store.Archival, Name: in.Block, Op: "delete", Remove: true})
+		if err != nil {
 			return "", notFound(err, "there is no memory block %q", in.Block)
 		}
-		return fmt.Sprintf("deleted %s (its history is kept)", in.Block), nil
+		return fmt.Sprintf("deleted %s; its history is kept (/recall restore %s v%d brings it back)", in.Block, in.Block, b.Version-1), nil
 	case intent.RecallPatch:
 		return m.patchBlock(ctx, store.Archival, in.Block, in.Patch)
 	}
 	return "", fmt.Errorf("recall: unknown operation %q", in.Op)
 }
 
+// appendEdit adds content on a new line, creating the block if needed.
+func appendEdit(content string) store.Edit {
+	return func(old string, exists bool) (string, error) {
+		if !exists || old == "" {
+			return content, nil
+		}
+		return strings.TrimRight(old, "\n") + "\n" + content, nil
+	}
+}
+
+// labelText writes a block's labels as a model writes them: " #a #b *p".
+func labelText(b store.Block) string {
+	var s strings.Builder
+	for _, t := range b.Tags {
+		s.WriteString(" #" + t)
+	}
+	if b.Project != "" {
+		s.WriteString(" *" + b.Project)
+	}
+	return s.String()
+}
+
 // patchBlock applies a unified diff to a block in one transaction: a patch
 // that does not apply safely changes nothing.
 func (m mem) patchBlock(ctx context.Context, kind store.Kind, name, diff string) (string, error) {
 	var rep *patch.Report
-	b, err := m.st.Update(ctx, kind, name, "patch", func(old string, exists bool) (string, error) {
+	b, err := m.write(ctx, store.Change{Kind: kind, Name: name, Op: "patch", Edit: func(old string, exists bool) (string, error) {
 		if !exists {
 			return "", fmt.Errorf("%w: there is no memory block %q to patch", store.ErrNotFound, name)
 		}
@@ -140,13 +191,16 @@ func (m mem) patchBlock(ctx context.Context, kind store.Kind, name, diff string)
 		// two places is refused, so this cannot change the wrong place.
 		out, r, err := patch.ApplyContext(ctx, old, diff, patch.Options{Fuzz: patch.DefaultFuzz, IgnoreWhitespace: true})
 		rep = r
-		return out, err
-	})
-	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			return "", err // the pipeline reports TIMEOUT or CANCELLED
 		}
-		return "", &codes.Error{Code: codes.PatchFailed, Msg: "the patch was not applied, the block is unchanged: " + err.Error(), Err: err}
+		if err != nil {
+			return "", &codes.Error{Code: codes.PatchFailed, Msg: "the patch was not applied, the block is unchanged: " + err.Error(), Err: err}
+		}
+		return out, nil
+	}})
+	if err != nil {
+		return "", notFound(err, "there is no memory block %q to patch", name)
 	}
 	msg := fmt.Sprintf("patched %s (now v%d)", b.Name, b.Version)
 	if rep != nil && !rep.Strict {
@@ -162,37 +216,32 @@ func (m mem) patchBlock(ctx context.Context, kind store.Kind, name, diff string)
 
 // context carries out a context intent on working memory.
 func (m mem) context(ctx context.Context, in intent.Context) (string, error) {
-	st := m.st
 	switch in.Op {
 	case intent.ContextAppend:
-		b, err := store.Append(ctx, st, store.Working, in.Block, in.Content)
+		b, err := m.write(ctx, store.Change{Kind: store.Working, Name: in.Block, Op: "append", Edit: appendEdit(in.Content)})
 		if err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("working memory %s updated (v%d)", b.Name, b.Version), nil
 	case intent.ContextReplace:
-		var found bool
-		b, err := st.Update(ctx, store.Working, in.Block, "replace", func(old string, exists bool) (string, error) {
+		b, err := m.write(ctx, store.Change{Kind: store.Working, Name: in.Block, Op: "replace", Edit: func(old string, exists bool) (string, error) {
 			if !exists {
 				return "", fmt.Errorf("%w: no working block %q", store.ErrNotFound, in.Block)
 			}
-			if found = strings.Contains(old, in.Old); !found {
-				return "", errNoChange
-			}
-			if n := strings.Count(old, in.Old); n > 1 {
+			switch n := strings.Count(old, in.Old); {
+			case n == 0:
+				return "", codes.Errorf(codes.NotFound, "%q is not in working memory %s; nothing changed (quote the text exactly as it is there)", in.Old, in.Block)
+			case n > 1:
 				return "", codes.Errorf(codes.AmbiguousArgs, "%q occurs %d times in %s — quote more of it", in.Old, n, in.Block)
 			}
 			return strings.Replace(old, in.Old, in.New, 1), nil
-		})
-		switch {
-		case errors.Is(err, errNoChange):
-			return "", codes.Errorf(codes.MissingArg, "%q is not in working memory %s; nothing changed", in.Old, in.Block)
-		case err != nil:
+		}})
+		if err != nil {
 			return "", notFound(err, "there is no working memory block %q", in.Block)
 		}
 		return fmt.Sprintf("replaced in %s (v%d)", b.Name, b.Version), nil
 	case intent.ContextArchive:
-		b, err := store.Move(ctx, st, store.Working, in.Block, store.Archival, archiveName(in.Block, in.Label), false)
+		b, err := store.Move(ctx, m.st, store.Working, in.Block, store.Archival, archiveName(in.Block, in.Label), false, m.agent)
 		if err != nil {
 			return "", notFound(err, "there is no working memory block %q", in.Block)
 		}
@@ -202,16 +251,22 @@ func (m mem) context(ctx context.Context, in intent.Context) (string, error) {
 		if name == "" {
 			name = in.Label
 		}
-		b, err := store.Move(ctx, st, store.Archival, in.Label, store.Working, name, true)
+		if err := m.fits(ctx, in.Label, name); err != nil {
+			return "", err
+		}
+		b, err := store.Move(ctx, m.st, store.Archival, in.Label, store.Working, name, true, m.agent)
 		if err != nil {
 			return "", notFound(err, "there is no memory block %q to load", in.Label)
 		}
-		return fmt.Sprintf("loaded %s into working memory (%d bytes)", b.Name, len(b.Content)), nil
+		return fmt.Sprintf("loaded %s into working memory (%d characters)", b.Name, chars(b.Content)), nil
 	case intent.ContextSwap:
-		if _, err := store.Move(ctx, st, store.Working, in.Block, store.Archival, archiveName(in.Block, ""), false); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if err := m.fits(ctx, in.Label, in.Block); err != nil {
 			return "", err
 		}
-		b, err := store.Move(ctx, st, store.Archival, in.Label, store.Working, in.Block, true)
+		if _, err := store.Move(ctx, m.st, store.Working, in.Block, store.Archival, archiveName(in.Block, ""), false, m.agent); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return "", err
+		}
+		b, err := store.Move(ctx, m.st, store.Archival, in.Label, store.Working, in.Block, true, m.agent)
 		if err != nil {
 			return "", notFound(err, "there is no memory block %q to swap in", in.Label)
 		}
@@ -220,7 +275,15 @@ func (m mem) context(ctx context.Context, in intent.Context) (string, error) {
 	return "", fmt.Errorf("context: unknown operation %q", in.Op)
 }
 
-var errNoChange = errors.New("no change")
+// fits checks that archival block label would fit working block name
+// before it is loaded there.
+func (m mem) fits(ctx context.Context, label, name string) error {
+	src, err := m.st.Get(ctx, store.Archival, label)
+	if err != nil {
+		return nil // Move says what is missing
+	}
+	return m.limits.check(store.Working, name, src.Content)
+}
 
 func archiveName(block, label string) string {
 	if label != "" {
@@ -229,79 +292,12 @@ func archiveName(block, label string) string {
 	return block + "-" + time.Now().UTC().Format("20060102-150405")
 }
 
-// search searches archival memory and logged conversations.
-func (m mem) search(ctx context.Context, in intent.Search) (string, error) {
-	domains := map[string]bool{}
-	for _, d := range in.Domains {
-		domains[d] = true
-	}
-	all := len(domains) == 0 || domains["all"]
-	var parts []string
-	if all || domains[intent.DomainArchival] {
-		s, err := m.searchBlocks(ctx, "", in.Terms, in.Filters, in.Time)
-		if err != nil {
-			return "", err
-		}
-		parts = append(parts, "memory: "+s)
-	}
-	if all || domains[intent.DomainConversations] {
-		q := store.MessageQuery{Role: in.Role, Limit: in.Filters.Limit}
-		now := time.Now()
-		if !in.Filters.Since.IsZero() {
-			q.Since = in.Filters.Since.From(now)
-		}
-		if in.Time.NewerThan > 0 {
-			q.Since = now.Add(-in.Time.NewerThan)
-		}
-		if in.Time.OlderThan > 0 {
-			q.Before = now.Add(-in.Time.OlderThan)
-		}
-		hits, err := m.st.SearchMessages(ctx, in.Terms, q)
-		if err != nil {
-			return "", err
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "conversations: %d found", len(hits))
-		for _, h := range hits {
-			fmt.Fprintf(&b, "\n- %s %s (%s): %s", h.At.UTC().Format("2006-01-02"), h.Role, h.Session, h.Snippet)
-		}
-		parts = append(parts, b.String())
-	}
-	if domains[intent.DomainConstellation] && !all {
-		parts = append(parts, "constellation: no constellation is configured")
-	}
-	return strings.Join(parts, "\n"), nil
-}
-
-// searchBlocks runs a block search and formats the hits.
-func (m mem) searchBlocks(ctx context.Context, kind store.Kind, query string, f intent.Filters, tr ...intent.TimeRange) (string, error) {
-	o := store.SearchOptions{Limit: f.Limit}
-	now := time.Now()
-	if !f.Since.IsZero() {
-		o.Since = f.Since.From(now)
-	}
-	for _, r := range tr {
-		if r.NewerThan > 0 {
-			o.Since = now.Add(-r.NewerThan)
-		}
-		if r.OlderThan > 0 {
-			o.Before = now.Add(-r.OlderThan)
-		}
-	}
-	hits, err := m.st.Search(ctx, kind, query, o)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d found", len(hits))
-	for _, h := range hits {
-		fmt.Fprintf(&b, "\n- %s: %s", h.Name, h.Snippet)
-	}
-	return b.String(), nil
-}
-
-// notFound turns a store ErrNotFound into a NOT_FOUND failure saying msg.
+// notFound turns a store ErrNotFound into a NOT_FOUND failure saying msg;
+// a failure that already has a code keeps it.
 func notFound(err error, format string, a ...any) error {
+	if codes.Of(err) != "" {
+		return err
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return codes.Wrap(codes.NotFound, err, format, a...)
 	}

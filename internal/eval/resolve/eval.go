@@ -107,14 +107,44 @@ type spellReport struct {
 	rows, correct, wrong, unresolved int
 	strictRows, strictResolved       int // strict verbs: any resolution is wrong
 	strictSuggested                  int // near miss naming the right verb
+	strictOffered                    int // no near miss, but the right verb suggested first
 	byDist                           map[int][3]int
+	byTier                           map[fuzzy.Tier][2]int // right, wrong per resolving tier
+	noAnswer                         map[codes.Code]int    // unresolved rows per failure code
+	suggested                        [2]int                // unresolved rows offering the right verb: first, anywhere
 	wrongExamples                    []string
+	misses                           []string // unresolved non-strict rows with what they were offered
+}
+
+// didYouMean returns the verbs a failed resolution offers the model: the
+// suggestions of UNKNOWN_VERB, the tied verbs of AMBIGUOUS_VERB.
+func didYouMean(res fuzzy.Result) []fuzzy.Candidate {
+	if res.Code == codes.UnknownVerb {
+		return res.Suggestions
+	}
+	return res.Candidates
+}
+
+// offered formats a failed resolution as "token → CODE [verb/name, ...]".
+func offered(tok string, res fuzzy.Result) string {
+	var cs []string
+	for _, c := range didYouMean(res) {
+		s := c.Verb
+		if c.Name != c.Verb {
+			s += "/" + c.Name
+		}
+		if c.Form != "" {
+			s += " (" + c.Form + ")"
+		}
+		cs = append(cs, s)
+	}
+	return fmt.Sprintf("%s → %s [%s]", tok, res.Code, strings.Join(cs, ", "))
 }
 
 // evalMisspellings resolves every row whose lemma is a name in vocab (the
 // names of interest) and scores it against the verbs owning that name.
 func evalMisspellings(rows [][]string, r *fuzzy.Resolver, own map[string][]string, strict map[string]bool, maxDist int) spellReport {
-	rep := spellReport{byDist: map[int][3]int{}}
+	rep := spellReport{byDist: map[int][3]int{}, byTier: map[fuzzy.Tier][2]int{}, noAnswer: map[codes.Code]int{}}
 	for _, row := range rows {
 		if len(row) < 3 {
 			continue
@@ -133,8 +163,12 @@ func evalMisspellings(rows [][]string, r *fuzzy.Resolver, own map[string][]strin
 			if res.OK() {
 				rep.strictResolved++
 				rep.wrongExamples = append(rep.wrongExamples, fmt.Sprintf("%s→%s (%s, strict %s)", row[0], res.Verb, res.Tier, want[0]))
-			} else if len(res.Candidates) > 0 && res.Candidates[0].Verb == want[0] {
-				rep.strictSuggested++
+			} else if cs := didYouMean(res); len(cs) > 0 && cs[0].Verb == want[0] {
+				if res.NearMiss() {
+					rep.strictSuggested++
+				} else {
+					rep.strictOffered++
+				}
 			}
 			continue
 		}
@@ -144,9 +178,15 @@ func evalMisspellings(rows [][]string, r *fuzzy.Resolver, own map[string][]strin
 		case res.OK() && contains(want, res.Verb):
 			rep.correct++
 			bd[0]++
+			bt := rep.byTier[res.Tier]
+			bt[0]++
+			rep.byTier[res.Tier] = bt
 		case res.OK():
 			rep.wrong++
 			bd[1]++
+			bt := rep.byTier[res.Tier]
+			bt[1]++
+			rep.byTier[res.Tier] = bt
 			if len(rep.wrongExamples) < 15 {
 				rep.wrongExamples = append(rep.wrongExamples, fmt.Sprintf("%s→%s (%s, want %s)", row[0], res.Verb, res.Tier, strings.Join(want, "|")))
 			}
@@ -154,13 +194,195 @@ func evalMisspellings(rows [][]string, r *fuzzy.Resolver, own map[string][]strin
 			// a name two verbs claim: AMBIGUOUS_VERB is the designed answer.
 			rep.correct++
 			bd[0]++
+			bt := rep.byTier[fuzzy.TierNone]
+			bt[0]++
+			rep.byTier[fuzzy.TierNone] = bt
 		default:
 			rep.unresolved++
 			bd[2]++
+			rep.noAnswer[res.Code]++
+			cs := didYouMean(res)
+			for i, c := range cs {
+				if contains(want, c.Verb) {
+					if i == 0 {
+						rep.suggested[0]++
+					}
+					rep.suggested[1]++
+					break
+				}
+			}
+			rep.misses = append(rep.misses, offered(row[0], res)+" want "+strings.Join(want, "|"))
 		}
 		rep.byDist[d] = bd
 	}
 	return rep
+}
+
+// typoReport is (e): every one-edit typo of every single-word name.
+type typoReport struct {
+	tokens                      int
+	right, wrong, ambiguous     int
+	unresolved                  int
+	unresolvedOffered           int                   // unresolved, the right verb suggested first
+	byTier                      map[fuzzy.Tier][2]int // right, wrong
+	strictTokens, strictResolve int
+	strictNear                  int // near miss naming the right verb
+	wrongExamples               []string
+}
+
+// evalTypos resolves every string one OSA edit (deletion, insertion or
+// substitution of a-z, transposition) away from a single-word name of es
+// that is not itself a name, and scores it against the verbs owning the
+// name it was made from. A token made from two names counts for each.
+func evalTypos(es []fuzzy.Entry, r *fuzzy.Resolver) typoReport {
+	rep := typoReport{byTier: map[fuzzy.Tier][2]int{}}
+	own, strict := owners(es)
+	names := make([]string, 0, len(own))
+	for n := range own {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if strings.ContainsAny(n, " -_") {
+			continue
+		}
+		want := own[n]
+		for _, tok := range oneEdits(n) {
+			if _, isName := own[tok]; isName {
+				continue
+			}
+			rep.tokens++
+			res := r.Resolve(tok)
+			if strict[want[0]] {
+				rep.strictTokens++
+				if res.OK() {
+					rep.strictResolve++
+					rep.wrongExamples = append(rep.wrongExamples, fmt.Sprintf("%s→%s (%s, strict %s)", tok, res.Verb, res.Tier, want[0]))
+				} else if cs := didYouMean(res); res.NearMiss() && len(cs) > 0 && cs[0].Verb == want[0] {
+					rep.strictNear++
+				}
+				continue
+			}
+			bt := rep.byTier[res.Tier]
+			switch {
+			case res.OK() && contains(want, res.Verb):
+				rep.right++
+				bt[0]++
+			case res.OK():
+				rep.wrong++
+				bt[1]++
+				if len(rep.wrongExamples) < 20 {
+					rep.wrongExamples = append(rep.wrongExamples, fmt.Sprintf("%s→%s (%s, typo of %s)", tok, res.Verb, res.Tier, n))
+				}
+			case res.Code == codes.AmbiguousVerb && len(want) > 1:
+				// a name two verbs claim: AMBIGUOUS_VERB is the designed answer.
+				rep.right++
+				bt[0]++
+				rep.byTier[fuzzy.TierNone] = bt
+			case res.Code == codes.AmbiguousVerb:
+				rep.ambiguous++
+			default:
+				rep.unresolved++
+				if cs := didYouMean(res); len(cs) > 0 && contains(want, cs[0].Verb) {
+					rep.unresolvedOffered++
+				}
+			}
+			if res.OK() {
+				rep.byTier[res.Tier] = bt
+			}
+		}
+	}
+	return rep
+}
+
+// oneEdits returns the distinct strings one OSA edit away from w (a-z
+// only), w itself excluded.
+func oneEdits(w string) []string {
+	seen := map[string]bool{w: true}
+	var out []string
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for i := 0; i <= len(w); i++ {
+		if i < len(w) {
+			add(w[:i] + w[i+1:])
+			if i+1 < len(w) {
+				add(w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:])
+			}
+		}
+		for c := byte('a'); c <= 'z'; c++ {
+			add(w[:i] + string(c) + w[i:])
+			if i < len(w) {
+				add(w[:i] + string(c) + w[i+1:])
+			}
+		}
+	}
+	return out
+}
+
+// lookalikeReport is (f).
+type lookalikeReport struct {
+	tokens, near int
+	leaks        []string // tokens that resolved to a verb
+}
+
+// evalLookalikes resolves the fold look-alikes of every name of every
+// strict verb of es, capitalised and not.
+func evalLookalikes(es []fuzzy.Entry, r *fuzzy.Resolver) lookalikeReport {
+	var rep lookalikeReport
+	for _, e := range es {
+		if e.Strictness != fuzzy.Strict {
+			continue
+		}
+		for _, n := range append([]string{e.Verb}, e.Names...) {
+			for _, tok := range append(foldVariants(n), foldVariants(strings.ToUpper(n[:1])+n[1:])...) {
+				rep.tokens++
+				res := r.Resolve(tok)
+				switch {
+				case res.OK():
+					rep.leaks = append(rep.leaks, fmt.Sprintf("%+q→%s (%s)", tok, res.Verb, res.Tier))
+				case res.NearMiss() && len(didYouMean(res)) > 0 && didYouMean(res)[0].Verb == e.Verb:
+					rep.near++
+				}
+			}
+		}
+	}
+	return rep
+}
+
+// foldVariants returns spellings of an ASCII name that Unicode case
+// folding or normalisation (NFC, NFKC) takes back to it, or that differ
+// from it only by a mark or a look-alike letter of the Latin script:
+// fullwidth letters, U+212A KELVIN SIGN for k, U+0130 and I+U+0307 for i,
+// dotless ı, U+017F long s, the ligatures ﬁ ﬂ ﬀ, a combining mark.
+func foldVariants(name string) []string {
+	var out []string
+	swap := map[byte][]string{
+		'k': {"\u212a"}, 'i': {"\u0130", "I\u0307", "\u0131"}, 's': {"\u017f"},
+		'a': {"a\u0301"}, 'o': {"o\u0308"}, 'e': {"e\u0301"},
+	}
+	for i := 0; i < len(name); i++ {
+		for _, v := range swap[name[i]] {
+			out = append(out, name[:i]+v+name[i+1:])
+		}
+	}
+	for _, lig := range []struct{ from, to string }{{"fi", "\ufb01"}, {"fl", "\ufb02"}, {"ff", "\ufb00"}} {
+		if i := strings.Index(name, lig.from); i >= 0 {
+			out = append(out, name[:i]+lig.to+name[i+2:])
+		}
+	}
+	var full strings.Builder
+	for _, c := range name {
+		if c >= 'a' && c <= 'z' {
+			c += 0xFF41 - 'a'
+		}
+		full.WriteRune(c)
+	}
+	out = append(out, full.String())
+	return out
 }
 
 func contains(ss []string, s string) bool {

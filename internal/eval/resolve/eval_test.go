@@ -44,6 +44,33 @@ func TestFindSlashWords(t *testing.T) {
 	}
 }
 
+// TestLookalikes holds (f) to its target on the built-in vocabulary: no
+// fold look-alike of a strict name resolves, each is a near miss naming
+// its verb.
+func TestLookalikes(t *testing.T) {
+	ours := builtinEntries()
+	r, err := fuzzy.New(ours, fuzzy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := evalLookalikes(ours, r)
+	if len(l.leaks) != 0 || l.near != l.tokens || l.tokens < 50 {
+		t.Errorf("%d look-alikes, %d near misses, resolved: %v", l.tokens, l.near, l.leaks)
+	}
+}
+
+func TestOneEdits(t *testing.T) {
+	got := oneEdits("ab")
+	for _, want := range []string{"a", "b", "ba", "xab", "axb", "abx", "xb", "ax"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("oneEdits(ab) lacks %q", want)
+		}
+	}
+	if slices.Contains(got, "ab") || len(got) != 2+1+26*3+26*2-4 {
+		t.Errorf("oneEdits(ab) = %d strings", len(got))
+	}
+}
+
 func TestBigVocabulary(t *testing.T) {
 	rows := [][]string{{"a", "b", "zap"}, {"a", "b", "zap"}, {"a", "b", "yank"}, {"a", "b", "search"}}
 	es := bigVocabulary(rows, 18)
@@ -83,6 +110,11 @@ func TestEvalSharedData(t *testing.T) {
 	s := evalMisspellings(rows, r, own, strict, 2)
 	if 100*s.correct < 95*s.rows || 1000*s.wrong > 5*s.rows || s.strictResolved != 0 {
 		t.Errorf("misspellings: %d/%d right, %d wrong, %d strict resolved", s.correct, s.rows, s.wrong, s.strictResolved)
+	}
+	// Every one-edit typo of every name: never the wrong verb, never a
+	// strict one.
+	if ty := evalTypos(ours, r); ty.wrong != 0 || ty.strictResolve != 0 || ty.tokens < 10000 {
+		t.Errorf("one-edit typos: %d tokens, %d wrong, %d strict resolved: %v", ty.tokens, ty.wrong, ty.strictResolve, ty.wrongExamples)
 	}
 	mrows, err := readTSVFile(filepath.Join(dir, "morph", "verb_inflections.tsv"))
 	if err != nil {

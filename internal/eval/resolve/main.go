@@ -67,7 +67,9 @@ func run(w io.Writer, data string, size int) error {
 	}
 	bigOwn, bigStrict := owners(big)
 	fmt.Fprintln(w, "(a) misspellings (misspellings/verb_misspellings.tsv)")
-	printSpell(w, fmt.Sprintf("our vocabulary (%d verbs), rows whose lemma is one of our names, edit distance <= 2", len(ours)), evalMisspellings(rows, r, own, strict, 2))
+	oursRep := evalMisspellings(rows, r, own, strict, 2)
+	printSpell(w, fmt.Sprintf("our vocabulary (%d verbs), rows whose lemma is one of our names, edit distance <= 2", len(ours)), oursRep)
+	fmt.Fprintf(w, "    unresolved, with what they are offered: %s\n", strings.Join(oursRep.misses, "; "))
 	printSpell(w, "our vocabulary, same rows, any distance", evalMisspellings(rows, r, own, strict, 0))
 	printSpell(w, fmt.Sprintf("%d-verb vocabulary, rows whose lemma is one of our names, edit distance <= 2", len(big)), evalMisspellings(rows, rb, own, strict, 2))
 	printSpell(w, fmt.Sprintf("%d-verb vocabulary, rows whose lemma is any of its verbs, edit distance <= 2", len(big)), evalMisspellings(rows, rb, bigOwn, bigStrict, 2))
@@ -144,7 +146,70 @@ func run(w io.Writer, data string, size int) error {
 		}
 	}
 	fmt.Fprintln(w)
+
+	// (e) one-edit typos
+	for _, v := range []struct {
+		name string
+		es   []fuzzy.Entry
+		r    *fuzzy.Resolver
+	}{{"our vocabulary", ours, r}, {fmt.Sprintf("%d-verb vocabulary", len(big)), big, rb}} {
+		t := evalTypos(v.es, v.r)
+		fmt.Fprintf(w, "\n(e) one-edit typos of every single-word name, %s: %d tokens\n", v.name, t.tokens)
+		n := t.tokens - t.strictTokens
+		fmt.Fprintf(w, "  non-strict %d: right %s, wrong %s, ambiguous %s, unresolved %s\n", n,
+			share{t.right, n}, share{t.wrong, n}, share{t.ambiguous, n}, share{t.unresolved, n})
+		fmt.Fprintf(w, "    by tier (right/wrong): %s\n", tierLine(t.byTier))
+		fmt.Fprintf(w, "    unresolved with the right verb suggested first: %d/%d\n", t.unresolvedOffered, t.unresolved)
+		fmt.Fprintf(w, "  strict %d: resolved to a verb %d (must be 0), near miss naming the verb %d\n", t.strictTokens, t.strictResolve, t.strictNear)
+		if len(t.wrongExamples) > 0 {
+			fmt.Fprintf(w, "    wrong: %s\n", strings.Join(t.wrongExamples, ", "))
+		}
+	}
+
+	// (f) strict names spelled with letters that fold or normalise onto them
+	l := evalLookalikes(ours, r)
+	fmt.Fprintf(w, "\n(f) strict names with fold/normalisation look-alikes (K, İ, I+U+0307, ı, ſ, ligatures, fullwidth, marks): %d tokens, resolved %d (must be 0), near miss naming the verb %d\n", l.tokens, len(l.leaks), l.near)
+	if len(l.leaks) > 0 {
+		fmt.Fprintf(w, "  resolved: %s\n", strings.Join(l.leaks, ", "))
+	}
+
+	// (g) the issue's misspelled inflections
+	fmt.Fprintln(w, "\n(g) misspelled inflections from the issue, our vocabulary")
+	for _, tok := range []string{"cancled", "caceled", "escated", "escates", "featchd", "featchs", "shtoped", "udateed", "safeing", "escate", "caclate"} {
+		res := r.Resolve(tok)
+		if res.OK() {
+			fmt.Fprintf(w, "  %s → %s (%s, name %s%s)\n", tok, res.Verb, res.Tier, res.Name, formOf(res))
+		} else {
+			fmt.Fprintf(w, "  %s — %s\n", offered(tok, res), res.Message())
+		}
+	}
 	return nil
+}
+
+// tierLine prints right/wrong counts per tier in tier order; TierNone
+// counts AMBIGUOUS_VERB answers that are right by design.
+func tierLine(m map[fuzzy.Tier][2]int) string {
+	var parts []string
+	for t := fuzzy.TierNone; t <= fuzzy.TierSemantic; t++ {
+		c, ok := m[t]
+		if !ok {
+			continue
+		}
+		name := t.String()
+		if t == fuzzy.TierNone {
+			name = "ambiguous-by-design"
+		}
+		parts = append(parts, fmt.Sprintf("%s %d/%d", name, c[0], c[1]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// formOf names the inflected form a fuzzy match was made against, if any.
+func formOf(res fuzzy.Result) string {
+	if res.Form == "" {
+		return ""
+	}
+	return ", form " + res.Form
 }
 
 func printSpell(w io.Writer, title string, s spellReport) {
@@ -160,8 +225,15 @@ func printSpell(w io.Writer, title string, s spellReport) {
 		c := s.byDist[d]
 		fmt.Fprintf(w, "      distance %d: right %d, wrong %d, unresolved %d\n", d, c[0], c[1], c[2])
 	}
-	fmt.Fprintf(w, "    strict-verb rows %d: resolved to a verb %d (must be 0), near miss naming the verb %d\n",
-		s.strictRows, s.strictResolved, s.strictSuggested)
+	fmt.Fprintf(w, "      by tier (right/wrong): %s\n", tierLine(s.byTier))
+	codes := make([]string, 0, len(s.noAnswer))
+	for c, n := range s.noAnswer {
+		codes = append(codes, fmt.Sprintf("%s %d", c, n))
+	}
+	sort.Strings(codes)
+	fmt.Fprintf(w, "      no answer: %s; the right verb offered first %d, offered at all %d\n", strings.Join(codes, ", "), s.suggested[0], s.suggested[1])
+	fmt.Fprintf(w, "    strict-verb rows %d: resolved to a verb %d (must be 0), near miss naming the verb %d, else suggesting it first %d\n",
+		s.strictRows, s.strictResolved, s.strictSuggested, s.strictOffered)
 	if len(s.wrongExamples) > 0 {
 		fmt.Fprintf(w, "    wrong: %s\n", strings.Join(s.wrongExamples, ", "))
 	}
