@@ -9,7 +9,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/pattern-dialect/dialect/internal/postgres"
 	"github.com/pattern-dialect/dialect/store"
 )
 
@@ -49,7 +48,7 @@ func runStoreCopy(ctx context.Context, sio *stdio, args []string) error {
 	if *from == "" || *to == "" {
 		return usageError("copy needs --from and --to")
 	}
-	if !postgres.IsLocation(*from) {
+	if !strings.Contains(*from, "://") {
 		// Opening a missing file would create an empty store and copy
 		// nothing: a mistyped path must say so.
 		if _, err := os.Stat(*from); err != nil {
