@@ -4,38 +4,63 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/pattern-dialect/dialect/internal/pgtest"
 )
 
 // BenchmarkRunAction measures whole actions executed in-process: detect,
-// resolve, parse, gate, execute against the SQLite store, log.
+// resolve, parse, gate, execute against the store, log; on SQLite and (with
+// $DIALECT_TEST_POSTGRES) PostgreSQL, with telemetry off, and for calc with
+// telemetry on (in-memory SDK providers: the cost of recording, without an
+// exporter's).
 func BenchmarkRunAction(b *testing.B) {
-	for _, bc := range []struct{ name, msg string }{
-		{"recall-append", "Saving.\n/recall notes + \"deadline is friday\"\n"},
-		{"recall-search", "Looking.\n/recall friday deadline\n"},
-		{"calc", "Computing.\n/calc 20% of 350\n"},
-		{"mention-only", "I could /recall the notes but won't; see /etc/hosts.\n"},
+	for _, store := range []struct {
+		name     string
+		location func(testing.TB) string
+	}{
+		{"sqlite", func(b testing.TB) string { return filepath.Join(b.TempDir(), "bench.db") }},
+		{"postgres", pgtest.Location},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
-			cfg, err := ParseConfig("bench", []byte("[store]\nlog_messages = false\n"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			cfg.Store.Path = filepath.Join(b.TempDir(), "bench.db")
-			rt, err := Open(context.Background(), cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer rt.Close()
-			msg := Message{Text: bc.msg, Model: "bench", Session: "s"}
-			b.ReportAllocs()
-			b.SetBytes(int64(len(bc.msg)))
-			for b.Loop() {
-				if _, err := rt.Run(context.Background(), msg); err != nil {
+		for _, bc := range []struct {
+			name, msg string
+			tel       bool
+		}{
+			{"recall-append", "Saving.\n/recall notes + \"deadline is friday\"\n", false},
+			{"recall-search", "Looking.\n/recall friday deadline\n", false},
+			{"calc", "Computing.\n/calc 20% of 350\n", false},
+			{"calc-telemetry", "Computing.\n/calc 20% of 350\n", true},
+			{"mention-only", "I could /recall the notes but won't; see /etc/hosts.\n", false},
+		} {
+			b.Run(store.name+"/"+bc.name, func(b *testing.B) {
+				cfg, err := ParseConfig("bench", []byte("[store]\nlog_messages = false\n"))
+				if err != nil {
 					b.Fatal(err)
 				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "actions/s")
-		})
+				cfg.Store.Path = store.location(b)
+				var opts []Option
+				if bc.tel {
+					opts = append(opts, WithTracerProvider(sdktrace.NewTracerProvider()),
+						WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))))
+				}
+				rt, err := Open(context.Background(), cfg, opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer rt.Close()
+				msg := Message{Text: bc.msg, Model: "bench", Session: "s"}
+				b.ReportAllocs()
+				b.SetBytes(int64(len(bc.msg)))
+				for b.Loop() {
+					if _, err := rt.Run(context.Background(), msg); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "actions/s")
+			})
+		}
 	}
 }
 

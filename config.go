@@ -15,6 +15,7 @@ import (
 	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/fuzzy"
 	"github.com/pattern-dialect/dialect/internal/mcp"
+	"github.com/pattern-dialect/dialect/internal/telemetry"
 	"github.com/pattern-dialect/dialect/verbs"
 )
 
@@ -34,6 +35,8 @@ type Config struct {
 	Memory  MemoryConfig    `toml:"memory"`
 	Run     RunConfig       `toml:"run"`
 	Exec    executor.Config `toml:"exec"`
+
+	Telemetry TelemetryConfig `toml:"telemetry"`
 
 	Permission PermissionConfig       `toml:"permission"`
 	Agents     map[string]AgentConfig `toml:"agents"`
@@ -123,10 +126,20 @@ type GrammarConfig struct {
 	Start string `toml:"start"`
 }
 
-// StoreConfig locates the SQLite file.
+// StoreConfig locates the store: a SQLite file or a postgres:// URL.
 type StoreConfig struct {
 	Path        string `toml:"path"`
 	LogMessages bool   `toml:"log_messages"`
+}
+
+// TelemetryConfig is the [telemetry] table: OpenTelemetry export over
+// OTLP (docs/telemetry.md). Empty fields leave the choice to the standard
+// OTEL_* environment variables.
+type TelemetryConfig struct {
+	Endpoint    string `toml:"endpoint"`
+	Protocol    string `toml:"protocol"`
+	ServiceName string `toml:"service_name"`
+	MessageText bool   `toml:"message_text"`
 }
 
 // MemoryConfig bounds memory blocks, in characters ([memory]): a write
@@ -300,6 +313,9 @@ func (c *Config) validate(name string, data []byte) error {
 		if s := m.server(name); errors.As(s.Check(), &ce) {
 			bad("mcp."+ce.Key, ce.Msg)
 		}
+	}
+	if err := telemetry.CheckProtocol(c.Telemetry.Protocol); err != nil {
+		bad("telemetry.protocol", err.Error())
 	}
 	if c.Memory.ArchivalLimit < 0 {
 		bad("memory.archival_limit", "must not be negative")

@@ -27,6 +27,10 @@ import (
 //	execute    verbs.Registry.Execute, of that Call
 //	result     Runtime.finish, and the failure log
 //
+// With telemetry on (telemetry.go), Run and Stream record a span per
+// message, and runActions an execute_tool span and the action metrics per
+// action in an executable position.
+//
 // Run and Stream run all of it; Detect stops after resolve, Parse after
 // parse. The CLI, the middleware and the proxy call these and decide
 // nothing themselves.
@@ -40,8 +44,11 @@ func (rt *Runtime) Run(ctx context.Context, msg Message) ([]Result, error) {
 	if err := checkAgent(msg.Agent); err != nil {
 		return nil, err
 	}
+	ctx, span := rt.tel.startMessage(ctx, msg)
 	v := rt.newVocab()
-	return rt.runActions(ctx, msg, v, detect.Scan(v, rt.detect, []byte(msg.Text)), nil)
+	results, err := rt.runActions(ctx, msg, v, detect.Scan(v, rt.detect, []byte(msg.Text)), nil)
+	rt.tel.endMessage(span, msg, results, err)
+	return results, err
 }
 
 // Detect finds the actions in a whole message and resolves their verbs,
@@ -139,14 +146,18 @@ func (rt *Runtime) runActions(ctx context.Context, msg Message, v *vocab, acts [
 			r.Status, r.Code = StatusError, codes.Cancelled
 			r.Output = fmt.Sprintf("/%s was not run: %v before it started", a.Token, context.Cause(ctx))
 		case a.Executable:
-			f, halt := rt.runOne(ctx, msg, v, a, &r)
+			run := rt.tel.startAction(ctx)
+			f, halt := rt.runOne(run.ctx, msg, v, a, &r)
+			rt.tel.endAction(run, msg, a, rawAction(msg.Text, a), &r)
 			if f != nil {
 				fails = append(fails, *f)
 			}
 			halted = halt
 		case a.ExecutablePosition() && a.Reason.Failure():
+			run := rt.tel.startAction(ctx)
 			r.Status, r.Stage = StatusError, scanStage(a)
 			fails = append(fails, *rt.scanFailure(v, a, &r).row(msg, a, &r))
+			rt.tel.endAction(run, msg, a, rawAction(msg.Text, a), &r)
 		default:
 			r.Status = StatusSkipped
 		}

@@ -10,6 +10,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/pattern-dialect/dialect/detect"
 	"github.com/pattern-dialect/dialect/executor"
@@ -32,6 +36,7 @@ type Runtime struct {
 	detect   detect.Options
 	exec     *executor.Set
 	blocks   memory.Blocks
+	tel      *recorder    // nil: telemetry off
 	mcp      *mcp.Manager // the [mcp] servers, started on first use
 
 	mu     sync.Mutex
@@ -43,9 +48,11 @@ type Runtime struct {
 type Option func(*options)
 
 type options struct {
-	out   io.Writer
-	verbs []verbs.Definition
-	store store.Store
+	out    io.Writer
+	verbs  []verbs.Definition
+	store  store.Store
+	tracer trace.TracerProvider
+	meter  metric.MeterProvider
 }
 
 // WithOutput sends what stdout delivery targets deliver to w. Without it,
@@ -115,6 +122,9 @@ func Open(ctx context.Context, cfg *Config, opts ...Option) (*Runtime, error) {
 	}
 	rt.registry, rt.resolver, rt.prefixes = reg, res, newPrefixes(reg)
 	rt.detect = cfg.detectOptions()
+	if rt.tel, err = newRecorder(ctx, cfg.Telemetry, o.tracer, o.meter); err != nil {
+		return nil, cfg.errorAt("telemetry", err.Error())
+	}
 	return rt, nil
 }
 
@@ -249,19 +259,27 @@ func (rt *Runtime) Failures(ctx context.Context) (*failures.Log, error) {
 	return st.Failures(), nil
 }
 
-// Close stops the MCP servers the runtime started and closes the store,
-// if the runtime opened one.
+// Close stops the MCP servers the runtime started, closes the store, if
+// the runtime opened one, and exports the telemetry still buffered
+// (waiting at most telemetryFlush for the receiver), if the runtime set it
+// up.
 func (rt *Runtime) Close() error {
 	rt.mcp.Close()
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), telemetryFlush)
+	defer cancel()
+	tel := rt.tel.shutdown(ctx)
 	if rt.st == nil || !rt.ownsSt {
-		return nil
+		return tel
 	}
 	err := rt.st.Close()
 	rt.st = nil
-	return err
+	return errors.Join(err, tel)
 }
+
+// telemetryFlush bounds how long Close waits for an OTLP receiver.
+const telemetryFlush = 3 * time.Second
 
 // sessions gives the executors the store's per-session state, opening the
 // store only when they ask.

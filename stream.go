@@ -26,6 +26,7 @@ type Stream struct {
 	vocab    *vocab
 	sc       *detect.Scanner
 	onResult func(Result)
+	span     messageSpan // the message's span, from NewStream to Close
 
 	mu     sync.Mutex
 	early  map[int]*earlyRun // by the action's span start
@@ -45,7 +46,8 @@ type earlyRun struct {
 // message order (an early action's too: only then is it known not to be
 // withdrawn); Close also returns them all.
 func (rt *Runtime) NewStream(ctx context.Context, msg Message, onResult func(Result)) *Stream {
-	s := &Stream{rt: rt, ctx: ctx, msg: msg, onResult: onResult, early: map[int]*earlyRun{}, vocab: rt.newVocab()}
+	s := &Stream{rt: rt, msg: msg, onResult: onResult, early: map[int]*earlyRun{}, vocab: rt.newVocab()}
+	s.ctx, s.span = rt.tel.startMessage(ctx, msg)
 	opt := rt.detect
 	if opt.EarlyExecution {
 		opt.ReadOnly = s.readOnly
@@ -82,11 +84,13 @@ func (s *Stream) Close() ([]Result, error) {
 	s.closed = true
 	s.mu.Unlock()
 	s.sc.Close()
+	s.msg.Text = s.text.String()
 	if err := checkAgent(s.msg.Agent); err != nil {
+		s.rt.tel.endMessage(s.span, s.msg, nil, err)
 		return nil, err
 	}
-	s.msg.Text = s.text.String()
 	results, err := s.rt.runActions(s.ctx, s.msg, s.vocab, s.sc.Actions(), s.earlyResult)
+	s.rt.tel.endMessage(s.span, s.msg, results, err)
 	if s.onResult != nil {
 		for _, r := range results {
 			s.onResult(r)
@@ -117,7 +121,9 @@ func (s *Stream) startEarly(a detect.Action) {
 	go func() {
 		defer close(run.done)
 		r := s.rt.describe(s.vocab, &a, 0)
-		run.fail, _ = s.rt.runOne(s.ctx, msg, s.vocab, &a, &r) // a halt is never read-only
+		rec := s.rt.tel.startAction(s.ctx)
+		run.fail, _ = s.rt.runOne(rec.ctx, msg, s.vocab, &a, &r) // a halt is never read-only
+		s.rt.tel.endAction(rec, msg, &a, rawAction(msg.Text, &a), &r)
 		run.res = r
 	}()
 }

@@ -90,13 +90,17 @@ type Log struct {
 }
 
 // DB is the SQL database a Log keeps its tables in (see Schema): the
-// store's. Write runs fn in a transaction, retrying while another process
-// holds the database.
+// store's, SQLite or PostgreSQL. Write runs fn in a transaction that
+// behaves as if it ran alone, retrying while another process holds the
+// database (so fn may run more than once). The log writes portable SQL
+// with `?` placeholders and passes every statement through Rebind, which
+// turns them into what the database takes.
 type DB interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
 	Write(ctx context.Context, fn func(tx *sql.Tx) error) error
+	Rebind(query string) string
 }
 
 // Option configures a Log.
@@ -135,7 +139,7 @@ func (l *Log) stmt(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, er
 	s, ok := l.stmts[query]
 	if !ok {
 		var err error
-		if s, err = l.db.PrepareContext(ctx, query); err != nil {
+		if s, err = l.db.PrepareContext(ctx, l.db.Rebind(query)); err != nil {
 			l.mu.Unlock()
 			return nil, err
 		}
@@ -241,11 +245,14 @@ func (l *Log) prepare(i int, f *Failure, now time.Time) (row, error) {
 	return r, nil
 }
 
-// clean replaces invalid UTF-8 and cuts s to at most n bytes, marking a cut
-// with "…".
+// clean replaces invalid UTF-8 and NUL (which PostgreSQL refuses in text)
+// with U+FFFD and cuts s to at most n bytes, marking a cut with "…".
 func clean(s string, n int) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
 	}
 	if len(s) <= n {
 		return s
@@ -276,7 +283,7 @@ func (l *Log) RecordBatch(ctx context.Context, fs []Failure) error {
 }
 
 // batchRows is how many rows one INSERT statement carries (13 parameters
-// each, well under SQLite's limit of 32766).
+// each, well under SQLite's limit of 32766 and PostgreSQL's of 65535).
 const batchRows = 200
 
 const insertPrefix = `INSERT INTO failures (id, ts, code, token, verb, subject, raw, agent, model, session, details, candidates, context) VALUES `
@@ -288,9 +295,10 @@ func (r *row) args(id int64) []any {
 
 // insert validates fs, then writes the rows and their roll-up in one
 // transaction and returns the id of the last row. Ids are given
-// explicitly, after the largest id in the table: the IMMEDIATE transaction
-// holds the write lock, so no other writer can take them, and the roll-up
-// can point at its rows.
+// explicitly, after the largest id in the table, so that the roll-up can
+// point at its rows: the write transaction behaves as if it ran alone
+// (SQLite's write lock; PostgreSQL's SERIALIZABLE level, which aborts and
+// retries one of two writers that read the same largest id).
 func (l *Log) insert(ctx context.Context, fs []Failure) (int64, error) {
 	now := l.now()
 	rows := make([]row, len(fs))
@@ -361,8 +369,9 @@ const dailyRows = 200
 
 const upsertPrefix = `INSERT INTO failure_daily (day, model, code, verb, subject, n, first_id, last_id) VALUES `
 const upsertValues = `(?,?,?,?,?,?,?,?)`
-const upsertSuffix = ` ON CONFLICT (day, model, code, verb, subject) DO UPDATE SET n = n + excluded.n,
-	first_id = min(first_id, excluded.first_id), last_id = max(last_id, excluded.last_id)`
+const upsertSuffix = ` ON CONFLICT (day, model, code, verb, subject) DO UPDATE SET n = failure_daily.n + excluded.n,
+	first_id = CASE WHEN excluded.first_id < failure_daily.first_id THEN excluded.first_id ELSE failure_daily.first_id END,
+	last_id = CASE WHEN excluded.last_id > failure_daily.last_id THEN excluded.last_id ELSE failure_daily.last_id END`
 
 // bumpDaily adds counts to the daily roll-up, in the same transaction as
 // the rows they count, so the two never disagree.
@@ -389,8 +398,8 @@ func (l *Log) RecordSuccessAt(ctx context.Context, model string, at time.Time, n
 	day := floorDiv(at.UnixMilli(), dayMillis)
 	model = clean(model, 256)
 	err := l.db.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO action_counts (day, model, ok) VALUES (?,?,?)
-			ON CONFLICT (day, model) DO UPDATE SET ok = ok + excluded.ok`, day, model, n)
+		_, err := tx.ExecContext(ctx, l.db.Rebind(`INSERT INTO action_counts (day, model, ok) VALUES (?,?,?)
+			ON CONFLICT (day, model) DO UPDATE SET ok = action_counts.ok + excluded.ok`), day, model, n)
 		return err
 	})
 	if err != nil {

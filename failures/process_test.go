@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -23,14 +22,20 @@ const (
 )
 
 // TestConcurrentWriterProcesses starts 8 processes (this test binary, re-run
-// as TestWriterProcessHelper) that open the same fresh database file at the
-// same moment — so they race on creating it and on its migrations — and
-// write batches, single rows and success counts. Not one row may be lost.
+// as TestWriterProcessHelper) that open the same fresh database at the same
+// moment — so they race on creating it and on its migrations — and write
+// batches, single rows and success counts. Not one row may be lost. It runs
+// on each backend: a SQLite file, and a PostgreSQL schema.
 func TestConcurrentWriterProcesses(t *testing.T) {
 	if os.Getenv("DIALECT_TEST_WRITER_DB") != "" {
 		t.Skip("inside a writer process")
 	}
-	path := filepath.Join(t.TempDir(), "shared.db")
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { concurrentWriters(t, b.location(t)) })
+	}
+}
+
+func concurrentWriters(t *testing.T, path string) {
 	startAt := time.Now().Add(500 * time.Millisecond).UnixNano()
 	var cmds []*exec.Cmd
 	for i := 0; i < writerProcs; i++ {

@@ -75,7 +75,7 @@ func (l *Log) List(ctx context.Context, f Filter, each func(Failure) error) erro
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	rows, err := l.db.QueryContext(ctx, q, args...)
+	rows, err := l.db.QueryContext(ctx, l.db.Rebind(q), args...)
 	if err != nil {
 		return fmt.Errorf("failures: list: %w", err)
 	}
@@ -99,7 +99,7 @@ func (l *Log) List(ctx context.Context, f Filter, each func(Failure) error) erro
 func (l *Log) Count(ctx context.Context, f Filter) (int64, error) {
 	where, args := f.where()
 	var n int64
-	if err := l.db.QueryRowContext(ctx, `SELECT count(*) FROM failures`+where, args...).Scan(&n); err != nil {
+	if err := l.db.QueryRowContext(ctx, l.db.Rebind(`SELECT count(*) FROM failures`+where), args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("failures: count: %w", err)
 	}
 	return n, nil
@@ -160,8 +160,8 @@ func (l *Log) cells(ctx context.Context, since time.Time) ([]cell, error) {
 	var out []cell
 	if ms != first*dayMillis {
 		whole = first + 1
-		rows, err := l.db.QueryContext(ctx, `SELECT model, code, verb, subject, count(*), min(id), max(id) FROM failures
-			WHERE ts >= ? AND ts < ? GROUP BY model, code, verb, subject`, ms, whole*dayMillis)
+		rows, err := l.db.QueryContext(ctx, l.db.Rebind(`SELECT model, code, verb, subject, count(*), min(id), max(id) FROM failures
+			WHERE ts >= ? AND ts < ? GROUP BY model, code, verb, subject`), ms, whole*dayMillis)
 		if err != nil {
 			return nil, fmt.Errorf("failures: aggregate: %w", err)
 		}
@@ -178,7 +178,7 @@ func (l *Log) cells(ctx context.Context, since time.Time) ([]cell, error) {
 			return nil, err
 		}
 	}
-	rows, err := l.db.QueryContext(ctx, `SELECT day, model, code, verb, subject, n, first_id, last_id FROM failure_daily WHERE day >= ?`, whole)
+	rows, err := l.db.QueryContext(ctx, l.db.Rebind(`SELECT day, model, code, verb, subject, n, first_id, last_id FROM failure_daily WHERE day >= ?`), whole)
 	if err != nil {
 		return nil, fmt.Errorf("failures: aggregate: %w", err)
 	}
@@ -196,7 +196,7 @@ func (l *Log) cells(ctx context.Context, since time.Time) ([]cell, error) {
 // successes returns successful actions per model on days from since's day.
 // Counters are per day, so a since inside a day counts that whole day.
 func (l *Log) successes(ctx context.Context, since time.Time) (map[string]int, error) {
-	rows, err := l.db.QueryContext(ctx, `SELECT model, sum(ok) FROM action_counts WHERE day >= ? GROUP BY model`,
+	rows, err := l.db.QueryContext(ctx, l.db.Rebind(`SELECT model, CAST(sum(ok) AS BIGINT) FROM action_counts WHERE day >= ? GROUP BY model`),
 		floorDiv(since.UnixMilli(), dayMillis))
 	if err != nil {
 		return nil, fmt.Errorf("failures: action counts: %w", err)
@@ -276,7 +276,7 @@ func (l *Log) examples(ctx context.Context, cand []int64, n int) ([]Example, err
 		args[i] = id
 	}
 	q.WriteString(`) ORDER BY ts DESC, id DESC`)
-	rows, err := l.db.QueryContext(ctx, q.String(), args...)
+	rows, err := l.db.QueryContext(ctx, l.db.Rebind(q.String()), args...)
 	if err != nil {
 		return nil, fmt.Errorf("failures: examples: %w", err)
 	}
@@ -429,7 +429,7 @@ func (l *Log) Prune(ctx context.Context, before time.Time, progress func(done, t
 	for {
 		var n int64
 		err := l.db.Write(ctx, func(tx *sql.Tx) error {
-			res, err := tx.ExecContext(ctx, `DELETE FROM failures WHERE id IN (SELECT id FROM failures WHERE ts < ? LIMIT ?)`, cut, chunk)
+			res, err := tx.ExecContext(ctx, l.db.Rebind(`DELETE FROM failures WHERE id IN (SELECT id FROM failures WHERE ts < ? LIMIT ?)`), cut, chunk)
 			if err != nil {
 				return err
 			}
@@ -449,17 +449,17 @@ func (l *Log) Prune(ctx context.Context, before time.Time, progress func(done, t
 	}
 	day := floorDiv(cut, dayMillis)
 	err = l.db.Write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM failure_daily WHERE day <= ?`, day); err != nil {
+		if _, err := tx.ExecContext(ctx, l.db.Rebind(`DELETE FROM failure_daily WHERE day <= ?`), day); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM action_counts WHERE day < ?`, day); err != nil {
+		if _, err := tx.ExecContext(ctx, l.db.Rebind(`DELETE FROM action_counts WHERE day < ?`), day); err != nil {
 			return err
 		}
 		// The cut's own day keeps the rows at or after the cut: count them
 		// again from the rows.
-		_, err := tx.ExecContext(ctx, `INSERT INTO failure_daily (day, model, code, verb, subject, n, first_id, last_id)
-			SELECT ?, model, code, verb, subject, count(*), min(id), max(id) FROM failures WHERE ts >= ? AND ts < ?
-			GROUP BY model, code, verb, subject`, day, day*dayMillis, (day+1)*dayMillis)
+		_, err := tx.ExecContext(ctx, l.db.Rebind(`INSERT INTO failure_daily (day, model, code, verb, subject, n, first_id, last_id)
+			SELECT CAST(? AS BIGINT), model, code, verb, subject, count(*), min(id), max(id) FROM failures WHERE ts >= ? AND ts < ?
+			GROUP BY model, code, verb, subject`), day, day*dayMillis, (day+1)*dayMillis)
 		return err
 	})
 	if err != nil {

@@ -1,11 +1,13 @@
 package failures
 
 // SchemaStep is one version of the log's tables, applied in order and once
-// by the store that keeps the log.
+// by the store that keeps the log: SQL on SQLite, Postgres on PostgreSQL.
+// The two make the same tables, columns and keys.
 type SchemaStep struct {
-	Version int
-	Name    string
-	SQL     string
+	Version  int
+	Name     string
+	SQL      string // for SQLite
+	Postgres string // for PostgreSQL
 }
 
 // Schema returns the log's tables as versioned steps. Times are Unix
@@ -55,6 +57,41 @@ CREATE TABLE action_counts (
 	ok    INTEGER NOT NULL,
 	PRIMARY KEY (day, model)
 ) WITHOUT ROWID;
+`,
+		Postgres: `
+CREATE TABLE failures (
+	id         BIGINT PRIMARY KEY,
+	ts         BIGINT NOT NULL,
+	code       TEXT   NOT NULL,
+	token      TEXT   NOT NULL DEFAULT '',
+	verb       TEXT   NOT NULL DEFAULT '',
+	subject    TEXT   NOT NULL DEFAULT '',
+	raw        TEXT   NOT NULL,
+	agent      TEXT   NOT NULL DEFAULT '',
+	model      TEXT   NOT NULL DEFAULT '',
+	session    TEXT   NOT NULL DEFAULT '',
+	details    TEXT,
+	candidates TEXT,
+	context    TEXT   NOT NULL DEFAULT ''
+);
+CREATE INDEX failures_ts ON failures (ts);
+CREATE TABLE failure_daily (
+	day      BIGINT NOT NULL,
+	model    TEXT   NOT NULL,
+	code     TEXT   NOT NULL,
+	verb     TEXT   NOT NULL,
+	subject  TEXT   NOT NULL,
+	n        BIGINT NOT NULL,
+	first_id BIGINT NOT NULL,
+	last_id  BIGINT NOT NULL,
+	PRIMARY KEY (day, model, code, verb, subject)
+);
+CREATE TABLE action_counts (
+	day   BIGINT NOT NULL,
+	model TEXT   NOT NULL,
+	ok    BIGINT NOT NULL,
+	PRIMARY KEY (day, model)
+);
 `,
 	}}
 }

@@ -78,7 +78,7 @@ func (m *middleware) wantsLoop(req *http.Request) (wire.API, bool) {
 }
 
 func (m *middleware) handleLoop(req *http.Request, api wire.API, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	l := &loopRun{m: m, api: api, ctx: req.Context(), req: req, next: next, meta: m.meta(req)}
+	l := &loopRun{m: m, api: api, ctx: traceContext(req), req: req, next: next, meta: m.meta(req)}
 	var body []byte
 	if req.Body != nil {
 		b, err := io.ReadAll(io.LimitReader(req.Body, m.opt.maxBody+1))

@@ -14,6 +14,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/pattern-dialect/dialect"
 	"github.com/tidwall/gjson"
 )
@@ -245,18 +248,31 @@ func (m *middleware) handle(req *http.Request, next func(*http.Request) (*http.R
 	switch mt {
 	case "text/event-stream":
 		c.Streamed = true
-		resp.Body = m.newSSEBody(req.Context(), resp.Body, c)
+		resp.Body = m.newSSEBody(traceContext(req), resp.Body, c)
 		if m.opt.hide || m.opt.event {
 			resp.ContentLength = -1
 			resp.Header.Del("Content-Length")
 		}
 		return resp, nil
 	case "application/json", "":
-		return m.handleJSON(req.Context(), resp, c), nil
+		return m.handleJSON(traceContext(req), resp, c), nil
 	}
 	c.Err = ErrNotChat
 	m.deliver(c)
 	return resp, nil
+}
+
+// traceContext is the context the request's actions run in: the
+// request's, carrying the W3C trace context of its traceparent header when
+// the context has no span of its own (a request that came into the proxy
+// from a traced host), so that with telemetry on the message's span joins
+// the host's trace.
+func traceContext(req *http.Request) context.Context {
+	ctx := req.Context()
+	if trace.SpanContextFromContext(ctx).IsValid() || req.Header.Get("traceparent") == "" {
+		return ctx
+	}
+	return propagation.TraceContext{}.Extract(ctx, propagation.HeaderCarrier(req.Header))
 }
 
 // meta is the request's Meta: its context's, then its headers', then the

@@ -15,7 +15,8 @@ import (
 // Batched is a Store whose conversation log (LogMessage) and failure log
 // writes are queued and written by one goroutine, many to a transaction,
 // instead of one transaction each: a server that logs every message (the
-// proxy) answers without waiting for SQLite's single writer. LogMessage
+// proxy) answers without waiting for SQLite's single writer, and on
+// PostgreSQL makes one transaction of many. LogMessage
 // returns once queued; a failure log write waits for the transaction that
 // carries it (its results, such as ids, are read inside it), but shares
 // that transaction with every write queued meanwhile. The queue is bounded: when it is full, a write waits for
@@ -28,7 +29,7 @@ import (
 // to the onError function given to NewBatched.
 type Batched struct {
 	Store
-	s       *sqliteStore
+	s       *sqlStore
 	log     *failures.Log
 	q       chan item
 	flushes chan chan struct{}
@@ -45,9 +46,9 @@ var ErrClosed = errors.New("store: closed")
 // NewBatched wraps s, which must come from Open, with a queue of room
 // writes. onError (nil: ignored) receives the errors of queued writes.
 func NewBatched(s Store, room int, onError func(error)) (*Batched, error) {
-	ss, ok := s.(*sqliteStore)
+	ss, ok := s.(*sqlStore)
 	if !ok {
-		return nil, fmt.Errorf("store: batching needs the SQLite store, got %T", s)
+		return nil, fmt.Errorf("store: batching needs a store from Open, got %T", s)
 	}
 	if room < 1 {
 		room = 1
@@ -173,7 +174,9 @@ func (b *Batched) write(batch []item) {
 				for n < maxRows && i+n < len(batch) && batch[i+n].msg != nil {
 					n++
 				}
-				insertMessages(ctx, tx, batch[i:i+n], errs[i:i+n])
+				if err := insertMessages(ctx, txn{tx, b.s.db.Rebind}, batch[i:i+n], errs[i:i+n]); err != nil {
+					return err
+				}
 				i += n
 				continue
 			}
@@ -206,37 +209,53 @@ func (b *Batched) write(batch []item) {
 	}
 }
 
-// maxRows is the most messages one INSERT statement writes (six
+// maxRows is the most messages one INSERT statement writes (eight
 // parameters each, under SQLite's oldest limit of 999).
-const maxRows = 128
+const maxRows = 120
 
 // insertMessages writes the messages of items in one statement. One
 // statement, not one per message, because every statement that writes
 // the full-text index opens a savepoint on it, and FTS5 writes its
 // pending terms to disk as a new segment at each one: per message, that
 // flush and the merges it sets off cost more than the message itself.
-// When the statement fails (SQLite undoes it whole), each message is
-// tried alone so that one bad row loses only itself; errs receives each
-// one's error.
-func insertMessages(ctx context.Context, tx *sql.Tx, items []item, errs []error) {
+// The statement runs under a savepoint, so that when it fails (a failed
+// statement aborts a PostgreSQL transaction) it is undone alone and each
+// message is tried by itself: one bad row loses only itself. errs
+// receives each one's error; the error returned is the transaction's.
+func insertMessages(ctx context.Context, tx txn, items []item, errs []error) error {
 	var q strings.Builder
-	q.WriteString(`INSERT INTO messages (session, role, agent, model, content, at) VALUES `)
-	args := make([]any, 0, 6*len(items))
+	q.WriteString(`INSERT INTO messages (session, role, agent, model, content, at, tags, project) VALUES `)
+	args := make([]any, 0, 8*len(items))
 	for i, it := range items {
 		if i > 0 {
 			q.WriteByte(',')
 		}
-		q.WriteString("(?, ?, ?, ?, ?, ?)")
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
 		m := it.msg
-		args = append(args, m.Session, m.Role, m.Agent, m.Model, m.Content, m.At.UnixMilli())
+		args = append(args, m.Session, m.Role, m.Agent, m.Model, m.Content, m.At.UnixMilli(), joinTags(NormTags(m.Tags)), NormProject(m.Project))
 	}
-	if _, err := tx.ExecContext(ctx, q.String(), args...); err == nil || len(items) == 1 {
+	if _, err := tx.exec(ctx, "SAVEPOINT m"); err != nil {
+		return err
+	}
+	_, err := tx.exec(ctx, q.String(), args...)
+	if err != nil {
+		if _, rerr := tx.exec(ctx, "ROLLBACK TO m"); rerr != nil {
+			return rerr
+		}
+	}
+	if _, rerr := tx.exec(ctx, "RELEASE m"); rerr != nil {
+		return rerr
+	}
+	if err == nil || len(items) == 1 {
 		errs[0] = err
-		return
+		return nil
 	}
 	for i := range items {
-		insertMessages(ctx, tx, items[i:i+1], errs[i:i+1])
+		if err := insertMessages(ctx, tx, items[i:i+1], errs[i:i+1]); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
 // enqueue queues it, waiting for room.
@@ -346,3 +365,5 @@ func (d batchDB) Write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	return <-done
 }
+
+func (d batchDB) Rebind(query string) string { return d.b.s.db.Rebind(query) }

@@ -24,8 +24,13 @@ import (
 // Every queued write is in the database after Close, however many
 // writers raced, and a read sees the writes queued before it.
 func TestBatchedLosesNothing(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) { batchedLosesNothing(t, be.location(t)) })
+	}
+}
+
+func batchedLosesNothing(t *testing.T, path string) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "b.db")
 	s, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +81,7 @@ func TestBatchedLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	ss := s2.(*sqliteStore)
+	ss := s2.(*sqlStore)
 	var n int
 	if err := ss.db.QueryRowContext(ctx, `SELECT count(*) FROM messages`).Scan(&n); err != nil {
 		t.Fatal(err)
@@ -92,8 +97,14 @@ func TestBatchedLosesNothing(t *testing.T) {
 
 // One write that fails loses only itself.
 func TestBatchedFailedWriteAlone(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) { batchedFailedWriteAlone(t, be.location(t)) })
+	}
+}
+
+func batchedFailedWriteAlone(t *testing.T, loc string) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "b.db"))
+	s, err := Open(ctx, loc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +133,11 @@ func TestBatchedMessageRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ss := s.(*sqliteStore)
-	if _, err := ss.db.ExecContext(ctx, `CREATE TRIGGER refuse BEFORE INSERT ON messages WHEN new.content LIKE '%refused%' BEGIN SELECT RAISE(ABORT, 'refused'); END`); err != nil {
+	ss := s.(*sqlStore)
+	if err := ss.write(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `CREATE TRIGGER refuse BEFORE INSERT ON messages WHEN new.content LIKE '%refused%' BEGIN SELECT RAISE(ABORT, 'refused'); END`)
+		return err
+	}); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -275,9 +289,9 @@ func BenchmarkMessageLog(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer st.Close()
-			s := st.(*sqliteStore)
+			s := st.(*sqlStore)
 			if !bc.index {
-				if _, err := s.db.ExecContext(ctx, `DROP TRIGGER messages_ai`); err != nil {
+				if err := s.write(ctx, func(tx txn) error { _, err := tx.exec(ctx, `DROP TRIGGER messages_ai`); return err }); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -287,7 +301,7 @@ func BenchmarkMessageLog(b *testing.B) {
 			items := make([]item, 0, bc.batch)
 			errs := make([]error, bc.batch)
 			write := func() {
-				err := s.db.Write(ctx, func(tx *sql.Tx) error { insertMessages(ctx, tx, items, errs[:len(items)]); return nil })
+				err := s.write(ctx, func(tx txn) error { return insertMessages(ctx, tx, items, errs[:len(items)]) })
 				if err == nil {
 					err = errors.Join(errs[:len(items)]...)
 				}

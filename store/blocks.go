@@ -5,45 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/pattern-dialect/dialect/failures"
-	"github.com/pattern-dialect/dialect/internal/sqlite"
 )
-
-// sqliteStore is a Store in one SQLite file (modernc.org/sqlite, WAL),
-// which many processes may use at once.
-type sqliteStore struct {
-	db  *sqlite.DB
-	log *failures.Log
-	now func() time.Time
-}
-
-// openSQLite opens the store in the SQLite file at path, applying the
-// store's migrations and the failure log's.
-func openSQLite(ctx context.Context, path string) (*sqliteStore, error) {
-	ms := migrations()
-	for _, step := range failures.Schema() {
-		ms = append(ms, sqlite.Migration{Owner: "failures", Version: step.Version, Name: step.Name, SQL: step.SQL})
-	}
-	db, err := sqlite.Open(ctx, path, ms...)
-	if err != nil {
-		return nil, err
-	}
-	return &sqliteStore{db: db, log: failures.New(db), now: time.Now}, nil
-}
-
-// Failures implements Store.
-func (s *sqliteStore) Failures() *failures.Log { return s.log }
-
-// Location implements Store: the file's path.
-func (s *sqliteStore) Location() string { return s.db.Path() }
-
-// Close implements Store.
-func (s *sqliteStore) Close() error { return s.db.Close() }
 
 const blockCols = `id, kind, name, content, version, created_at, updated_at, tags, project`
 
@@ -57,8 +24,8 @@ func scanBlock(row interface{ Scan(...any) error }) (Block, error) {
 }
 
 // Get returns the block kind/name.
-func (s *sqliteStore) Get(ctx context.Context, kind Kind, name string) (Block, error) {
-	b, err := scanBlock(s.db.QueryRowContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
+func (s *sqlStore) Get(ctx context.Context, kind Kind, name string) (Block, error) {
+	b, err := scanBlock(s.queryRow(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, kind, name))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Block{}, fmt.Errorf("%s block %q: %w", kind, name, ErrNotFound)
 	}
@@ -66,17 +33,17 @@ func (s *sqliteStore) Get(ctx context.Context, kind Kind, name string) (Block, e
 }
 
 // Names lists the names of kind's blocks, sorted.
-func (s *sqliteStore) Names(ctx context.Context, kind Kind) ([]string, error) {
+func (s *sqlStore) Names(ctx context.Context, kind Kind) ([]string, error) {
 	return s.strings(ctx, `SELECT name FROM blocks WHERE kind = ? ORDER BY name`, kind)
 }
 
 // HistoryNames lists the names of kind with a history, sorted.
-func (s *sqliteStore) HistoryNames(ctx context.Context, kind Kind) ([]string, error) {
+func (s *sqlStore) HistoryNames(ctx context.Context, kind Kind) ([]string, error) {
 	return s.strings(ctx, `SELECT DISTINCT name FROM block_versions WHERE kind = ? ORDER BY name`, kind)
 }
 
-func (s *sqliteStore) strings(ctx context.Context, query string, args ...any) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+func (s *sqlStore) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +60,8 @@ func (s *sqliteStore) strings(ctx context.Context, query string, args ...any) ([
 }
 
 // Blocks returns every block of kind, by name.
-func (s *sqliteStore) Blocks(ctx context.Context, kind Kind) ([]Block, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? ORDER BY name`, kind)
+func (s *sqlStore) Blocks(ctx context.Context, kind Kind) ([]Block, error) {
+	rows, err := s.query(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? ORDER BY name`, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +78,7 @@ func (s *sqliteStore) Blocks(ctx context.Context, kind Kind) ([]Block, error) {
 }
 
 // Update implements Store.
-func (s *sqliteStore) Update(ctx context.Context, kind Kind, name, op string, edit Edit) (Block, error) {
+func (s *sqlStore) Update(ctx context.Context, kind Kind, name, op string, edit Edit) (Block, error) {
 	if name == "" {
 		return Block{}, checkName(name)
 	}
@@ -119,12 +86,12 @@ func (s *sqliteStore) Update(ctx context.Context, kind Kind, name, op string, ed
 }
 
 // Insert implements Store.
-func (s *sqliteStore) Insert(ctx context.Context, kind Kind, content string) (Block, error) {
+func (s *sqlStore) Insert(ctx context.Context, kind Kind, content string) (Block, error) {
 	return s.Apply(ctx, Change{Kind: kind, Op: "create", Edit: func(string, bool) (string, error) { return content, nil }})
 }
 
 // Delete implements Store.
-func (s *sqliteStore) Delete(ctx context.Context, kind Kind, name string) error {
+func (s *sqlStore) Delete(ctx context.Context, kind Kind, name string) error {
 	if name == "" {
 		return checkName(name)
 	}
@@ -133,12 +100,12 @@ func (s *sqliteStore) Delete(ctx context.Context, kind Kind, name string) error 
 }
 
 // Apply makes one change to a block in one transaction.
-func (s *sqliteStore) Apply(ctx context.Context, c Change) (Block, error) {
+func (s *sqlStore) Apply(ctx context.Context, c Change) (Block, error) {
 	if err := checkChange(c); err != nil {
 		return Block{}, err
 	}
 	var out Block
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx txn) error {
 		now := s.now().UnixMilli()
 		name := c.Name
 		if name == "" {
@@ -147,7 +114,7 @@ func (s *sqliteStore) Apply(ctx context.Context, c Change) (Block, error) {
 				return err
 			}
 		}
-		cur, err := scanBlock(tx.QueryRowContext(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, c.Kind, name))
+		cur, err := scanBlock(tx.queryRow(ctx, `SELECT `+blockCols+` FROM blocks WHERE kind = ? AND name = ?`, c.Kind, name))
 		exists := err == nil
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -159,7 +126,7 @@ func (s *sqliteStore) Apply(ctx context.Context, c Change) (Block, error) {
 			if err := addVersion(ctx, tx, cur, "delete", c.Agent, now); err != nil {
 				return err
 			}
-			_, err = tx.ExecContext(ctx, `DELETE FROM blocks WHERE id = ?`, cur.ID)
+			_, err = tx.exec(ctx, `DELETE FROM blocks WHERE id = ?`, cur.ID)
 			cur.Version++
 			out = cur
 			return err
@@ -170,23 +137,19 @@ func (s *sqliteStore) Apply(ctx context.Context, c Change) (Block, error) {
 		}
 		tags, project := labels(cur, c)
 		if exists {
-			_, err = tx.ExecContext(ctx, `UPDATE blocks SET content = ?, version = version + 1, updated_at = ?, tags = ?, project = ? WHERE id = ?`,
+			_, err = tx.exec(ctx, `UPDATE blocks SET content = ?, version = version + 1, updated_at = ?, tags = ?, project = ? WHERE id = ?`,
 				content, now, joinTags(tags), project, cur.ID)
 			cur.Version++
 		} else {
 			// A name written again after a deletion goes on from its last
 			// version, so that a name and a number mean one state.
 			var last int
-			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM block_versions WHERE kind = ? AND name = ?`, c.Kind, name).Scan(&last); err != nil {
+			if err := tx.queryRow(ctx, `SELECT COALESCE(MAX(version), 0) FROM block_versions WHERE kind = ? AND name = ?`, c.Kind, name).Scan(&last); err != nil {
 				return err
 			}
 			cur = Block{Kind: c.Kind, Name: name, Version: last + 1, Created: time.UnixMilli(now)}
-			var res sql.Result
-			res, err = tx.ExecContext(ctx, `INSERT INTO blocks (kind, name, content, version, created_at, updated_at, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-				c.Kind, name, content, cur.Version, now, now, joinTags(tags), project)
-			if err == nil {
-				cur.ID, err = res.LastInsertId()
-			}
+			err = tx.queryRow(ctx, `INSERT INTO blocks (kind, name, content, version, created_at, updated_at, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+				c.Kind, name, content, cur.Version, now, now, joinTags(tags), project).Scan(&cur.ID)
 		}
 		if err != nil {
 			return err
@@ -233,27 +196,27 @@ func labels(cur Block, c Change) ([]string, string) {
 }
 
 // addVersion records b as it is after op.
-func addVersion(ctx context.Context, tx *sql.Tx, b Block, op, agent string, at int64) error {
+func addVersion(ctx context.Context, tx txn, b Block, op, agent string, at int64) error {
 	v := b.Version
 	if op == "delete" {
 		v++
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at, agent, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.exec(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at, agent, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		b.ID, b.Kind, b.Name, v, op, b.Content, at, agent, joinTags(b.Tags), b.Project)
 	return err
 }
 
 // freeName returns memory-N for the next N that no block of kind, and no
 // history, has used.
-func freeName(ctx context.Context, tx *sql.Tx, kind Kind) (string, error) {
+func freeName(ctx context.Context, tx txn, kind Kind) (string, error) {
 	var n int64
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM blocks`).Scan(&n); err != nil {
+	if err := tx.queryRow(ctx, `SELECT COALESCE(MAX(id), 0) + 1 FROM blocks`).Scan(&n); err != nil {
 		return "", err
 	}
 	for ; ; n++ {
 		name := fmt.Sprintf("memory-%d", n)
 		var taken bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM blocks WHERE kind = ? AND name = ?) OR EXISTS (SELECT 1 FROM block_versions WHERE kind = ? AND name = ?)`,
+		if err := tx.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM blocks WHERE kind = ? AND name = ?) OR EXISTS (SELECT 1 FROM block_versions WHERE kind = ? AND name = ?)`,
 			kind, name, kind, name).Scan(&taken); err != nil {
 			return "", err
 		}
@@ -276,8 +239,8 @@ func scanVersion(row interface{ Scan(...any) error }) (Version, error) {
 
 // History returns every recorded version of kind/name, oldest first,
 // including those of a deleted block of that name.
-func (s *sqliteStore) History(ctx context.Context, kind Kind, name string) ([]Version, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+versionCols+` FROM block_versions WHERE kind = ? AND name = ? ORDER BY version`, kind, name)
+func (s *sqlStore) History(ctx context.Context, kind Kind, name string) ([]Version, error) {
+	rows, err := s.query(ctx, `SELECT `+versionCols+` FROM block_versions WHERE kind = ? AND name = ? ORDER BY version`, kind, name)
 	if err != nil {
 		return nil, err
 	}
@@ -294,8 +257,8 @@ func (s *sqliteStore) History(ctx context.Context, kind Kind, name string) ([]Ve
 }
 
 // Version returns version n of kind/name.
-func (s *sqliteStore) Version(ctx context.Context, kind Kind, name string, n int) (Version, error) {
-	v, err := scanVersion(s.db.QueryRowContext(ctx, `SELECT `+versionCols+` FROM block_versions WHERE kind = ? AND name = ? AND version = ?`, kind, name, n))
+func (s *sqlStore) Version(ctx context.Context, kind Kind, name string, n int) (Version, error) {
+	v, err := scanVersion(s.queryRow(ctx, `SELECT `+versionCols+` FROM block_versions WHERE kind = ? AND name = ? AND version = ?`, kind, name, n))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Version{}, fmt.Errorf("%s block %q has no version %d: %w", kind, name, n, ErrNotFound)
 	}
@@ -303,16 +266,16 @@ func (s *sqliteStore) Version(ctx context.Context, kind Kind, name string, n int
 }
 
 // Import writes whole histories in one transaction.
-func (s *sqliteStore) Import(ctx context.Context, recs []Record) error {
+func (s *sqlStore) Import(ctx context.Context, recs []Record) error {
 	for i, r := range recs {
 		if err := CheckRecord(r); err != nil {
 			return fmt.Errorf("record %d: %w", i+1, err)
 		}
 	}
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
+	return s.write(ctx, func(tx txn) error {
 		for _, r := range recs {
 			var taken bool
-			if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM blocks WHERE kind = ? AND name = ?) OR EXISTS (SELECT 1 FROM block_versions WHERE kind = ? AND name = ?)`,
+			if err := tx.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM blocks WHERE kind = ? AND name = ?) OR EXISTS (SELECT 1 FROM block_versions WHERE kind = ? AND name = ?)`,
 				r.Kind, r.Name, r.Kind, r.Name).Scan(&taken); err != nil {
 				return err
 			}
@@ -322,17 +285,13 @@ func (s *sqliteStore) Import(ctx context.Context, recs []Record) error {
 			b, live := r.Current()
 			var id int64
 			if live {
-				res, err := tx.ExecContext(ctx, `INSERT INTO blocks (kind, name, content, version, created_at, updated_at, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-					b.Kind, b.Name, b.Content, b.Version, b.Created.UnixMilli(), b.Updated.UnixMilli(), joinTags(b.Tags), b.Project)
-				if err != nil {
-					return err
-				}
-				if id, err = res.LastInsertId(); err != nil {
+				if err := tx.queryRow(ctx, `INSERT INTO blocks (kind, name, content, version, created_at, updated_at, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+					b.Kind, b.Name, b.Content, b.Version, b.Created.UnixMilli(), b.Updated.UnixMilli(), joinTags(b.Tags), b.Project).Scan(&id); err != nil {
 					return err
 				}
 			}
 			for _, v := range r.Versions {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at, agent, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				if _, err := tx.exec(ctx, `INSERT INTO block_versions (block_id, kind, name, version, op, content, at, agent, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 					id, r.Kind, r.Name, v.Version, v.Op, v.Content, v.At.UnixMilli(), v.Agent, joinTags(NormTags(v.Tags)), NormProject(v.Project)); err != nil {
 					return err
 				}
@@ -343,17 +302,17 @@ func (s *sqliteStore) Import(ctx context.Context, recs []Record) error {
 }
 
 // Search finds kind's blocks ("" for both kinds) matching any of the query's
-// words, best first by bm25, with a snippet; with an empty query, the
-// blocks the options admit, most recently changed first.
-func (s *sqliteStore) Search(ctx context.Context, kind Kind, query string, o SearchOptions) ([]Hit, error) {
-	q := ftsQuery(query)
-	if q == "" && strings.TrimSpace(query) != "" {
+// words, best first, with a snippet; with an empty query, the blocks the
+// options admit, most recently changed first.
+func (s *sqlStore) Search(ctx context.Context, kind Kind, query string, o SearchOptions) ([]Hit, error) {
+	words := searchWords(query)
+	if len(words) == 0 && strings.TrimSpace(query) != "" {
 		return nil, nil // only punctuation: nothing can match
 	}
-	where := ` AND (? = '' OR b.kind = ?) AND b.updated_at >= ? AND (? = 0 OR b.updated_at < ?)`
-	args := []any{kind, kind, millis(o.Since), millis(o.Before), millis(o.Before)}
+	where := ` AND (? = '' OR b.kind = ?) AND b.updated_at >= ? AND b.updated_at < ?`
+	args := []any{kind, kind, millis(o.Since), upper(o.Before)}
 	for _, t := range NormTags(o.Tags) {
-		where += ` AND instr(b.tags, ?) > 0`
+		where += ` AND ` + s.flavor.strpos + `(b.tags, ?) > 0`
 		args = append(args, " "+t+" ")
 	}
 	if p := NormProject(o.Project); p != "" {
@@ -361,17 +320,14 @@ func (s *sqliteStore) Search(ctx context.Context, kind Kind, query string, o Sea
 		args = append(args, p)
 	}
 	var sqlText string
-	if q == "" {
+	if len(words) == 0 {
 		sqlText = `SELECT b.id, b.kind, b.name, b.content, b.version, b.created_at, b.updated_at, b.tags, b.project, '', 0
-			FROM blocks b WHERE 1` + where + ` ORDER BY b.updated_at DESC, b.id DESC LIMIT ?`
+			FROM blocks b WHERE 1 = 1` + where + ` ORDER BY b.updated_at DESC, b.id DESC LIMIT ?`
+		args = append(args, limit(o.Limit))
 	} else {
-		sqlText = `SELECT b.id, b.kind, b.name, b.content, b.version, b.created_at, b.updated_at, b.tags, b.project,
-			snippet(blocks_fts, 1, '[', ']', '…', 12), bm25(blocks_fts, 2.0, 1.0)
-			FROM blocks_fts JOIN blocks b ON b.id = blocks_fts.rowid
-			WHERE blocks_fts MATCH ?` + where + ` ORDER BY bm25(blocks_fts, 2.0, 1.0) LIMIT ?`
-		args = append([]any{q}, args...)
+		sqlText, args = s.flavor.searchBlocks(words, where, args, limit(o.Limit))
 	}
-	rows, err := s.db.QueryContext(ctx, sqlText, append(args, limit(o.Limit))...)
+	rows, err := s.query(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +341,7 @@ func (s *sqliteStore) Search(ctx context.Context, kind Kind, query string, o Sea
 			return nil, err
 		}
 		h.Created, h.Updated, h.Tags = time.UnixMilli(created), time.UnixMilli(updated), splitTags(tags)
-		if q == "" {
+		if len(words) == 0 {
 			h.Snippet = Excerpt(h.Content, 100)
 		}
 		out = append(out, h)
@@ -393,18 +349,19 @@ func (s *sqliteStore) Search(ctx context.Context, kind Kind, query string, o Sea
 	return out, rows.Err()
 }
 
-// ftsQuery turns free text into an FTS5 query that matches any of its
-// words, each quoted so that no FTS5 operator in the text is obeyed.
-func ftsQuery(text string) string {
-	words := strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-	var b strings.Builder
-	for _, w := range words {
-		if b.Len() > 0 {
-			b.WriteString(" OR ")
-		}
-		b.WriteString(`"` + w + `"`)
+// searchWords splits free text into the words a search matches any of:
+// runs of letters and digits, so that no operator of a full-text query
+// language in the text is obeyed.
+func searchWords(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// upper is the exclusive upper bound of a time range: t, or no bound.
+func upper(t time.Time) int64 {
+	if t.IsZero() {
+		return math.MaxInt64
 	}
-	return b.String()
+	return t.UnixMilli()
 }
 
 func millis(t time.Time) int64 {

@@ -13,6 +13,7 @@
 // backend.
 //
 // Store is the interface the runtime uses; Open returns the implementation
-// a location names (a SQLite file, the default). It knows nothing of verbs,
+// a location names: a SQLite file (the default), or a PostgreSQL database
+// for a postgres:// URL (docs/store.md). It knows nothing of verbs,
 // intents or permission policy: callers decide, the store records.
 package store

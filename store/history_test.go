@@ -28,9 +28,8 @@ func versionsOf(t *testing.T, s Store, kind Kind, name string) string {
 	return strings.Join(out, " | ")
 }
 
-func TestVersionsGoOnAfterDeletion(t *testing.T) {
+func testVersionsGoOnAfterDeletion(t *testing.T, s Store) {
 	ctx := context.Background()
-	s := openTemp(t)
 	put := func(op, agent, content string) Block {
 		t.Helper()
 		b, err := s.Apply(ctx, Change{Kind: Archival, Name: "plan", Op: op, Agent: agent,
@@ -68,9 +67,8 @@ func TestVersionsGoOnAfterDeletion(t *testing.T) {
 	}
 }
 
-func TestInsertNeverReusesAName(t *testing.T) {
+func testInsertNeverReusesAName(t *testing.T, s Store) {
 	ctx := context.Background()
-	s := openTemp(t)
 	a, _ := s.Insert(ctx, Archival, "first")
 	if err := s.Delete(ctx, Archival, a.Name); err != nil {
 		t.Fatal(err)
@@ -84,9 +82,8 @@ func TestInsertNeverReusesAName(t *testing.T) {
 	}
 }
 
-func TestLabels(t *testing.T) {
+func testLabels(t *testing.T, s Store) {
 	ctx := context.Background()
-	s := openTemp(t)
 	b, err := s.Apply(ctx, Change{Kind: Archival, Name: "notes", Op: "create", Agent: "scout",
 		Tags: []string{"#Release", "work", "two words", "work"}, Project: "*Apollo",
 		Edit: func(string, bool) (string, error) { return "x", nil }})
@@ -116,9 +113,8 @@ func TestLabels(t *testing.T) {
 	}
 }
 
-func TestSearchFilters(t *testing.T) {
+func testSearchFilters(t *testing.T, s Store) {
 	ctx := context.Background()
-	s := openTemp(t)
 	write := func(kind Kind, name, content, project string, tags ...string) {
 		t.Helper()
 		if _, err := s.Apply(ctx, Change{Kind: kind, Name: name, Op: "create", Tags: tags, Project: project,
@@ -172,9 +168,8 @@ func TestSearchFilters(t *testing.T) {
 	}
 }
 
-func TestMessageFilters(t *testing.T) {
+func testMessageFilters(t *testing.T, s Store) {
 	ctx := context.Background()
-	s := openTemp(t)
 	s.LogMessage(ctx, Message{Session: "s", Role: "assistant", Content: "we shipped it", Tags: []string{"release"}, Project: "apollo"})
 	s.LogMessage(ctx, Message{Session: "s", Role: "assistant", Content: "we shipped more", Tags: []string{"misc"}})
 	for _, tt := range []struct {
@@ -200,9 +195,8 @@ func TestMessageFilters(t *testing.T) {
 	}
 }
 
-func TestRestore(t *testing.T) {
+func testRestore(t *testing.T, s Store) {
 	ctx := context.Background()
-	s := openTemp(t)
 	s.Apply(ctx, Change{Kind: Archival, Name: "plan", Op: "create", Tags: []string{"draft"}, Edit: func(string, bool) (string, error) { return "one", nil }})
 	Append(ctx, s, Archival, "plan", "two")
 	b, err := Restore(ctx, s, Archival, "plan", 1, "owner", nil)
@@ -254,16 +248,26 @@ func fill(t *testing.T, s Store) {
 	s.Apply(ctx, Change{Kind: Working, Name: "human", Op: "append", Project: "apollo", Edit: func(o string, _ bool) (string, error) { return o + "\nlikes tea", nil }})
 }
 
+// TestExportImportRoundTrip exports from one store and imports into
+// another, on every backend (and across them: SQLite to PostgreSQL).
 func TestExportImportRoundTrip(t *testing.T) {
+	for _, from := range backends {
+		for _, to := range backends {
+			t.Run(from.name+"-to-"+to.name, func(t *testing.T) {
+				exportImportRoundTrip(t, openAt(t, from.location(t)), openAt(t, to.location(t)))
+			})
+		}
+	}
+}
+
+func exportImportRoundTrip(t *testing.T, src, dst Store) {
 	ctx := context.Background()
-	src := openTemp(t)
 	fill(t, src)
 	var first bytes.Buffer
 	n, err := Export(ctx, src, &first)
 	if err != nil || n != 4 {
 		t.Fatalf("Export = %d, %v", n, err)
 	}
-	dst := openTemp(t)
 	if n, err := Import(ctx, dst, bytes.NewReader(first.Bytes())); err != nil || n != 4 {
 		t.Fatalf("Import = %d, %v", n, err)
 	}

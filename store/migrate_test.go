@@ -3,24 +3,44 @@ package store
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"testing"
 
 	"github.com/pattern-dialect/dialect/failures"
+	"github.com/pattern-dialect/dialect/internal/migrate"
+	"github.com/pattern-dialect/dialect/internal/postgres"
 	"github.com/pattern-dialect/dialect/internal/sqlite"
 )
 
 // TestMigrationFromVersion2 opens a database written by the schema before
 // labels and per-name versions: a block deleted and re-created (whose
 // versions restarted at 1 then), and a rule of the old shape.
+// It runs on each backend.
 func TestMigrationFromVersion2(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "old.db")
-	ms := migrations()[:2]
-	for _, step := range failures.Schema() {
-		ms = append(ms, sqlite.Migration{Owner: "failures", Version: step.Version, Name: step.Name, SQL: step.SQL})
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { migrationFromVersion2(t, b.name, b.location(t)) })
 	}
-	db, err := sqlite.Open(ctx, path, ms...)
+}
+
+func migrationFromVersion2(t *testing.T, backend, path string) {
+	ctx := context.Background()
+	var db interface {
+		Write(context.Context, func(*sql.Tx) error) error
+		Close() error
+	}
+	var err error
+	if backend == "postgres" {
+		ms := postgresMigrations()[:2]
+		for _, step := range failures.Schema() {
+			ms = append(ms, migrate.Migration{Owner: "failures", Version: step.Version, Name: step.Name, SQL: step.Postgres})
+		}
+		db, err = postgres.Open(ctx, path, ms...)
+	} else {
+		ms := sqliteMigrations()[:2]
+		for _, step := range failures.Schema() {
+			ms = append(ms, migrate.Migration{Owner: "failures", Version: step.Version, Name: step.Name, SQL: step.SQL})
+		}
+		db, err = sqlite.Open(ctx, path, ms...)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,23 +54,19 @@ func scanPending(row interface{ Scan(...any) error }) (Pending, error) {
 }
 
 // Enqueue adds p to the queue and returns its id.
-func (s *sqliteStore) Enqueue(ctx context.Context, p Pending) (int64, error) {
+func (s *sqlStore) Enqueue(ctx context.Context, p Pending) (int64, error) {
 	var id int64
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO pending (created_at, agent, model, session, verb, target, intent, raw, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			s.now().UnixMilli(), p.Agent, p.Model, p.Session, p.Verb, p.Target, p.Intent, p.Raw, p.Why)
-		if err == nil {
-			id, err = res.LastInsertId()
-		}
-		return err
+	err := s.write(ctx, func(tx txn) error {
+		return tx.queryRow(ctx, `INSERT INTO pending (created_at, agent, model, session, verb, target, intent, raw, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			s.now().UnixMilli(), p.Agent, p.Model, p.Session, p.Verb, p.Target, p.Intent, p.Raw, p.Why).Scan(&id)
 	})
 	return id, err
 }
 
 // PendingList returns the actions with status (StatusPending for the queue;
 // "" for all), oldest first.
-func (s *sqliteStore) PendingList(ctx context.Context, status Status) ([]Pending, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE ? = '' OR status = ? ORDER BY id`, status, status)
+func (s *sqlStore) PendingList(ctx context.Context, status Status) ([]Pending, error) {
+	rows, err := s.query(ctx, `SELECT `+pendingCols+` FROM pending WHERE ? = '' OR status = ? ORDER BY id`, status, status)
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +83,8 @@ func (s *sqliteStore) PendingList(ctx context.Context, status Status) ([]Pending
 }
 
 // GetPending returns one queued action by id.
-func (s *sqliteStore) GetPending(ctx context.Context, id int64) (Pending, error) {
-	p, err := scanPending(s.db.QueryRowContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
+func (s *sqlStore) GetPending(ctx context.Context, id int64) (Pending, error) {
+	p, err := scanPending(s.queryRow(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("pending action #%d: %w", id, ErrNotFound)
 	}
@@ -101,10 +97,10 @@ var ErrDecided = errors.New("already decided")
 
 // Decide moves a pending action to status, once: a second decision fails
 // with ErrDecided and changes nothing. It returns the action as decided.
-func (s *sqliteStore) Decide(ctx context.Context, id int64, status Status, by, note string) (Pending, error) {
+func (s *sqlStore) Decide(ctx context.Context, id int64, status Status, by, note string) (Pending, error) {
 	var out Pending
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
-		p, err := scanPending(tx.QueryRowContext(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
+	err := s.write(ctx, func(tx txn) error {
+		p, err := scanPending(tx.queryRow(ctx, `SELECT `+pendingCols+` FROM pending WHERE id = ?`, id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("pending action #%d: %w", id, ErrNotFound)
 		}
@@ -115,9 +111,13 @@ func (s *sqliteStore) Decide(ctx context.Context, id int64, status Status, by, n
 			return fmt.Errorf("pending action #%d is %s: %w", id, p.Status, ErrDecided)
 		}
 		now := s.now()
-		if _, err := tx.ExecContext(ctx, `UPDATE pending SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND status = 'pending'`,
-			status, by, now.UnixMilli(), note, id); err != nil {
+		res, err := tx.exec(ctx, `UPDATE pending SET status = ?, decided_by = ?, decided_at = ?, note = ? WHERE id = ? AND status = 'pending'`,
+			status, by, now.UnixMilli(), note, id)
+		if err != nil {
 			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return fmt.Errorf("pending action #%d was decided meanwhile: %w", id, errors.Join(ErrDecided, err))
 		}
 		p.Status, p.DecidedBy, p.DecidedAt, p.Note = status, by, now, note
 		out = p
@@ -127,9 +127,9 @@ func (s *sqliteStore) Decide(ctx context.Context, id int64, status Status, by, n
 }
 
 // SetResult records the output of an approved action once it ran.
-func (s *sqliteStore) SetResult(ctx context.Context, id int64, result string) error {
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE pending SET result = ? WHERE id = ?`, result, id)
+func (s *sqlStore) SetResult(ctx context.Context, id int64, result string) error {
+	return s.write(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `UPDATE pending SET result = ? WHERE id = ?`, result, id)
 		return err
 	})
 }
@@ -166,31 +166,31 @@ func CheckRule(r Rule) error {
 }
 
 // SaveRule records r, replacing a rule for exactly the same calls.
-func (s *sqliteStore) SaveRule(ctx context.Context, r Rule) (Rule, error) {
+func (s *sqlStore) SaveRule(ctx context.Context, r Rule) (Rule, error) {
 	if err := CheckRule(r); err != nil {
 		return Rule{}, err
 	}
 	r.Created = time.UnixMilli(s.now().UnixMilli())
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO rules (agent, verb, op, target, args, decision, note, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	err := s.write(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `INSERT INTO rules (agent, verb, op, target, args, decision, note, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (agent, verb, op, target, args) DO UPDATE SET decision = excluded.decision, note = excluded.note, created_at = excluded.created_at, created_by = excluded.created_by`,
 			r.Agent, r.Verb, r.Op, r.Target, r.Args, r.Decision, r.Note, r.Created.UnixMilli(), r.By)
 		if err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, `SELECT id FROM rules WHERE agent = ? AND verb = ? AND op = ? AND target = ? AND args = ?`,
+		return tx.queryRow(ctx, `SELECT id FROM rules WHERE agent = ? AND verb = ? AND op = ? AND target = ? AND args = ?`,
 			r.Agent, r.Verb, r.Op, r.Target, r.Args).Scan(&r.ID)
 	})
 	return r, err
 }
 
 // Rules lists the standing rules by id.
-func (s *sqliteStore) Rules(ctx context.Context) ([]Rule, error) {
+func (s *sqlStore) Rules(ctx context.Context) ([]Rule, error) {
 	return s.rules(ctx, `SELECT `+ruleCols+` FROM rules ORDER BY id`)
 }
 
-func (s *sqliteStore) rules(ctx context.Context, query string, args ...any) ([]Rule, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+func (s *sqlStore) rules(ctx context.Context, query string, args ...any) ([]Rule, error) {
+	rows, err := s.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -207,9 +207,9 @@ func (s *sqliteStore) rules(ctx context.Context, query string, args ...any) ([]R
 }
 
 // RemoveRule deletes rule id.
-func (s *sqliteStore) RemoveRule(ctx context.Context, id int64) error {
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM rules WHERE id = ?`, id)
+func (s *sqlStore) RemoveRule(ctx context.Context, id int64) error {
+	return s.write(ctx, func(tx txn) error {
+		res, err := tx.exec(ctx, `DELETE FROM rules WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -223,7 +223,7 @@ func (s *sqliteStore) RemoveRule(ctx context.Context, id int64) error {
 // MatchRule returns the rule that decides a. The exact fields narrow the
 // candidates in SQL; argument patterns are matched here, with MatchArgs,
 // so that every backend reads a pattern the same way.
-func (s *sqliteStore) MatchRule(ctx context.Context, a Action) (Rule, bool, error) {
+func (s *sqlStore) MatchRule(ctx context.Context, a Action) (Rule, bool, error) {
 	rs, err := s.rules(ctx, `SELECT `+ruleCols+` FROM rules
 		WHERE agent IN (?, '*') AND verb IN (?, '*') AND op IN (?, '*') AND target IN (?, '*')`,
 		a.Agent, a.Verb, a.Op, a.Target)

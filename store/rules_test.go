@@ -9,9 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-func TestRules(t *testing.T) {
+func testRules(t *testing.T, s Store) {
 	ctx := context.Background()
-	s := openTemp(t)
 	save := func(r Rule) Rule {
 		t.Helper()
 		got, err := s.SaveRule(ctx, r)
@@ -82,9 +81,8 @@ func TestRules(t *testing.T) {
 	}
 }
 
-func TestRulePrecedence(t *testing.T) {
+func testRulePrecedence(t *testing.T, s Store) {
 	ctx := context.Background()
-	s := openTemp(t)
 	base := Rule{Agent: "a", Verb: "v", Op: "*", Target: "*", Args: "*"}
 	allow, deny := base, base
 	allow.Decision, deny.Decision = Allow, Deny

@@ -24,18 +24,14 @@ type Message struct {
 }
 
 // LogMessage records a message so that /search in conversations finds it.
-func (s *sqliteStore) LogMessage(ctx context.Context, m Message) (int64, error) {
+func (s *sqlStore) LogMessage(ctx context.Context, m Message) (int64, error) {
 	if m.At.IsZero() {
 		m.At = s.now()
 	}
 	var id int64
-	err := s.db.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO messages (session, role, agent, model, content, at, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			m.Session, m.Role, m.Agent, m.Model, m.Content, m.At.UnixMilli(), joinTags(NormTags(m.Tags)), NormProject(m.Project))
-		if err == nil {
-			id, err = res.LastInsertId()
-		}
-		return err
+	err := s.write(ctx, func(tx txn) error {
+		return tx.queryRow(ctx, `INSERT INTO messages (session, role, agent, model, content, at, tags, project) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			m.Session, m.Role, m.Agent, m.Model, m.Content, m.At.UnixMilli(), joinTags(NormTags(m.Tags)), NormProject(m.Project)).Scan(&id)
 	})
 	return id, err
 }
@@ -60,15 +56,15 @@ type MessageQuery struct {
 
 // SearchMessages finds logged messages matching any of query's words, best
 // first; with an empty query, the messages q admits, newest first.
-func (s *sqliteStore) SearchMessages(ctx context.Context, query string, q MessageQuery) ([]MessageHit, error) {
-	fq := ftsQuery(query)
-	if fq == "" && strings.TrimSpace(query) != "" {
+func (s *sqlStore) SearchMessages(ctx context.Context, query string, q MessageQuery) ([]MessageHit, error) {
+	words := searchWords(query)
+	if len(words) == 0 && strings.TrimSpace(query) != "" {
 		return nil, nil
 	}
-	where := ` AND (? = '' OR m.role = ?) AND (? = '' OR m.session = ?) AND m.at >= ? AND (? = 0 OR m.at < ?)`
-	args := []any{q.Role, q.Role, q.Session, q.Session, millis(q.Since), millis(q.Before), millis(q.Before)}
+	where := ` AND (? = '' OR m.role = ?) AND (? = '' OR m.session = ?) AND m.at >= ? AND m.at < ?`
+	args := []any{q.Role, q.Role, q.Session, q.Session, millis(q.Since), upper(q.Before)}
 	for _, t := range NormTags(q.Tags) {
-		where += ` AND instr(m.tags, ?) > 0`
+		where += ` AND ` + s.flavor.strpos + `(m.tags, ?) > 0`
 		args = append(args, " "+t+" ")
 	}
 	if p := NormProject(q.Project); p != "" {
@@ -76,17 +72,14 @@ func (s *sqliteStore) SearchMessages(ctx context.Context, query string, q Messag
 		args = append(args, p)
 	}
 	var sqlText string
-	if fq == "" {
+	if len(words) == 0 {
 		sqlText = `SELECT m.id, m.session, m.role, m.agent, m.model, m.content, m.at, m.tags, m.project, '', 0
-			FROM messages m WHERE 1` + where + ` ORDER BY m.id DESC LIMIT ?`
+			FROM messages m WHERE 1 = 1` + where + ` ORDER BY m.id DESC LIMIT ?`
+		args = append(args, limit(q.Limit))
 	} else {
-		sqlText = `SELECT m.id, m.session, m.role, m.agent, m.model, m.content, m.at, m.tags, m.project,
-			snippet(messages_fts, 0, '[', ']', '…', 12), bm25(messages_fts)
-			FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
-			WHERE messages_fts MATCH ?` + where + ` ORDER BY bm25(messages_fts) LIMIT ?`
-		args = append([]any{fq}, args...)
+		sqlText, args = s.flavor.searchMessages(words, where, args, limit(q.Limit))
 	}
-	rows, err := s.db.QueryContext(ctx, sqlText, append(args, limit(q.Limit))...)
+	rows, err := s.query(ctx, sqlText, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +93,7 @@ func (s *sqliteStore) SearchMessages(ctx context.Context, query string, q Messag
 			return nil, err
 		}
 		h.At, h.Tags = time.UnixMilli(at), splitTags(tags)
-		if fq == "" {
+		if len(words) == 0 {
 			h.Snippet = Excerpt(h.Content, 100)
 		}
 		out = append(out, h)
@@ -109,11 +102,11 @@ func (s *sqliteStore) SearchMessages(ctx context.Context, query string, q Messag
 }
 
 // LastMessage returns the session's latest message with role ("" any).
-func (s *sqliteStore) LastMessage(ctx context.Context, session, role string) (Message, error) {
+func (s *sqlStore) LastMessage(ctx context.Context, session, role string) (Message, error) {
 	var m Message
 	var at int64
 	var tags string
-	err := s.db.QueryRowContext(ctx, `SELECT id, session, role, agent, model, content, at, tags, project FROM messages
+	err := s.queryRow(ctx, `SELECT id, session, role, agent, model, content, at, tags, project FROM messages
 		WHERE session = ? AND (? = '' OR role = ?) ORDER BY id DESC LIMIT 1`, session, role, role).
 		Scan(&m.ID, &m.Session, &m.Role, &m.Agent, &m.Model, &m.Content, &at, &tags, &m.Project)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -134,22 +127,22 @@ type Output struct {
 }
 
 // RecordOutput remembers an action's result in its session.
-func (s *sqliteStore) RecordOutput(ctx context.Context, o Output) error {
+func (s *sqlStore) RecordOutput(ctx context.Context, o Output) error {
 	if o.At.IsZero() {
 		o.At = s.now()
 	}
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO outputs (session, verb, status, output, at) VALUES (?, ?, ?, ?, ?)`,
+	return s.write(ctx, func(tx txn) error {
+		_, err := tx.exec(ctx, `INSERT INTO outputs (session, verb, status, output, at) VALUES (?, ?, ?, ?, ?)`,
 			o.Session, o.Verb, o.Status, o.Output, o.At.UnixMilli())
 		return err
 	})
 }
 
 // LastOutput returns the session's latest recorded action result.
-func (s *sqliteStore) LastOutput(ctx context.Context, session string) (Output, error) {
+func (s *sqlStore) LastOutput(ctx context.Context, session string) (Output, error) {
 	var o Output
 	var at int64
-	err := s.db.QueryRowContext(ctx, `SELECT id, session, verb, status, output, at FROM outputs WHERE session = ? ORDER BY id DESC LIMIT 1`, session).
+	err := s.queryRow(ctx, `SELECT id, session, verb, status, output, at FROM outputs WHERE session = ? ORDER BY id DESC LIMIT 1`, session).
 		Scan(&o.ID, &o.Session, &o.Verb, &o.Status, &o.Output, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, fmt.Errorf("no earlier action in session %q: %w", session, ErrNotFound)
@@ -159,22 +152,22 @@ func (s *sqliteStore) LastOutput(ctx context.Context, session string) (Output, e
 }
 
 // SetState keeps value under key for session; an empty value removes it.
-func (s *sqliteStore) SetState(ctx context.Context, session, key, value string) error {
-	return s.db.Write(ctx, func(tx *sql.Tx) error {
+func (s *sqlStore) SetState(ctx context.Context, session, key, value string) error {
+	return s.write(ctx, func(tx txn) error {
 		if value == "" {
-			_, err := tx.ExecContext(ctx, `DELETE FROM session_state WHERE session = ? AND key = ?`, session, key)
+			_, err := tx.exec(ctx, `DELETE FROM session_state WHERE session = ? AND key = ?`, session, key)
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO session_state (session, key, value, at) VALUES (?, ?, ?, ?)
+		_, err := tx.exec(ctx, `INSERT INTO session_state (session, key, value, at) VALUES (?, ?, ?, ?)
 			ON CONFLICT (session, key) DO UPDATE SET value = excluded.value, at = excluded.at`, session, key, value, s.now().UnixMilli())
 		return err
 	})
 }
 
 // State returns the value kept under key for session, or "".
-func (s *sqliteStore) State(ctx context.Context, session, key string) (string, error) {
+func (s *sqlStore) State(ctx context.Context, session, key string) (string, error) {
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT value FROM session_state WHERE session = ? AND key = ?`, session, key).Scan(&v)
+	err := s.queryRow(ctx, `SELECT value FROM session_state WHERE session = ? AND key = ?`, session, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pattern-dialect/dialect/failures"
+	"github.com/pattern-dialect/dialect/internal/postgres"
 	"github.com/pattern-dialect/dialect/internal/sqlite"
 )
 
@@ -88,7 +89,7 @@ type Change struct {
 type Hit struct {
 	Block
 	Snippet string  // the matching passage, terms in [brackets]
-	Score   float64 // bm25: lower is better
+	Score   float64 // lower is better: bm25 on SQLite, -ts_rank on PostgreSQL
 }
 
 // SearchOptions narrow a search. Zero values mean no bound. With an empty
@@ -227,15 +228,18 @@ type Store interface {
 
 	// Failures returns the failure log kept in the same store.
 	Failures() *failures.Log
-	// Location names where the store is, for messages: a file path.
+	// Location names where the store is, for messages: a file path, or
+	// a postgres:// URL without its password.
 	Location() string
 	// Close releases the store.
 	Close() error
 }
 
 // Open opens the store at location, creating it and applying its
-// migrations when needed. location is a SQLite file path; "" means
-// DefaultPath.
+// migrations when needed. A postgres:// or postgresql:// URL selects
+// PostgreSQL (the URL takes pgx's parameters, and pool_max_conns for the
+// size of the connection pool); anything else is a SQLite file path; ""
+// means DefaultPath.
 func Open(ctx context.Context, location string) (Store, error) {
 	if location == "" {
 		p, err := DefaultPath()
@@ -244,11 +248,14 @@ func Open(ctx context.Context, location string) (Store, error) {
 		}
 		location = p
 	}
+	if postgres.IsLocation(location) {
+		return openPostgres(ctx, location)
+	}
 	return openSQLite(ctx, location)
 }
 
-// DefaultPath returns the SQLite file used when none is named: $DIALECT_DB
-// if set, else $XDG_STATE_HOME/dialect/dialect.db, else
+// DefaultPath returns the location used when none is named: $DIALECT_DB
+// if set (a file path or a postgres:// URL), else $XDG_STATE_HOME/dialect/dialect.db, else
 // ~/.local/state/dialect/dialect.db. It creates nothing.
 func DefaultPath() (string, error) { return sqlite.DefaultPath() }
 

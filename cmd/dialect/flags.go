@@ -41,7 +41,7 @@ func newFlags(c *command, sio *stdio) *flags {
 // state directory).
 func (f *flags) state() *flags {
 	f.StringVar(&f.config, "config", "", "configuration file (default: $DIALECT_CONFIG, ./dialect.toml, $XDG_CONFIG_HOME/dialect/dialect.toml, the embedded default)")
-	f.StringVar(&f.db, "db", "", "store (default: [store] path, $DIALECT_DB, $XDG_STATE_HOME/dialect/dialect.db)")
+	f.StringVar(&f.db, "db", "", "store: a SQLite file or a postgres:// URL (default: [store] path, $DIALECT_DB, $XDG_STATE_HOME/dialect/dialect.db)")
 	return f
 }
 

@@ -13,6 +13,8 @@ import (
 
 	msqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/pattern-dialect/dialect/internal/migrate"
 )
 
 // BusyTimeout is how long one statement waits inside SQLite for a lock held
@@ -65,7 +67,7 @@ func Open(ctx context.Context, path string, migrations ...Migration) (*DB, error
 	if path == "" {
 		return nil, errors.New("sqlite: empty database path")
 	}
-	if err := validate(migrations); err != nil {
+	if err := migrate.Validate(migrations); err != nil {
 		return nil, err
 	}
 	memory := path == ":memory:"
@@ -161,3 +163,8 @@ func retryBusy(ctx context.Context, f func() error) error {
 		}
 	}
 }
+
+// Rebind returns query unchanged: SQLite takes the `?` placeholders that
+// the project's portable SQL is written with (internal/postgres rewrites
+// them for PostgreSQL).
+func (db *DB) Rebind(query string) string { return query }
