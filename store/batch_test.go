@@ -353,3 +353,28 @@ func realAnswers(tb testing.TB) []string {
 	}
 	return out
 }
+
+// A batched message keeps its labels, as LogMessage keeps them: the
+// conversation search's #tag and *project filters find it.
+func TestBatchedMessageLabels(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			ctx := context.Background()
+			s, err := Open(ctx, be.location(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			b, _ := NewBatched(s, 16, nil)
+			defer b.Close()
+			b.LogMessage(ctx, Message{Session: "s", Role: "assistant", Content: "shipped the release", Tags: []string{"release"}, Project: "apollo"})
+			b.LogMessage(ctx, Message{Session: "s", Role: "assistant", Content: "shipped the fix"})
+			for _, q := range []MessageQuery{{Tags: []string{"release"}}, {Project: "apollo"}} {
+				hits, err := b.SearchMessages(ctx, "shipped", q)
+				if err != nil || len(hits) != 1 || hits[0].Content != "shipped the release" {
+					t.Errorf("%+v: %d hits %v", q, len(hits), err)
+				}
+			}
+		})
+	}
+}
