@@ -3,10 +3,13 @@ package dialect
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pattern-dialect/dialect/codes"
 	"github.com/pattern-dialect/dialect/failures"
@@ -227,21 +230,39 @@ func mustStore(t testing.TB, rt *Runtime) store.Store {
 // timeout stops with TIMEOUT (the action's time ran out, the model made no
 // mistake), and the block is unchanged. How soon the patcher stops is
 // patch's TestApplyContextDeadline; this checks the runtime gives it the
-// action's context and reports what happened.
+// action's context and reports what happened. The timeout is set from how
+// long reading the action takes on this machine, now (a race-detector
+// build reads it far slower), so that reading fits in it and the search,
+// which grows with the square of the hunks, does not.
 func TestRunPatchHonoursTheTimeout(t *testing.T) {
-	rt := openRuntime(t, "[run]\naction_timeout = \"200ms\"\n[detect]\nmax_action_bytes = 16000000\n[store]\nlog_messages = false\n")
-	block, diff, _ := stress.ChainPatch(16000) // a second or more of search: far longer than the timeout
+	block, diff, _ := stress.ChainPatch(16000) // hunks²/2 checks: far longer than reading the action
+	text := "Patching.\n/recall patch big\n```diff\n" + diff + "```\n"
 	ctx := context.Background()
+	cfg := "[detect]\nmax_action_bytes = 16000000\n[store]\nlog_messages = false\n"
+	probe := openRuntime(t, cfg)
+	start := time.Now()
+	if r := probe.Parse(ctx, strings.TrimPrefix(text, "Patching.\n"), blockSet{"big"}); r.Code != "" {
+		t.Fatalf("the action does not parse: %s %s", r.Code, r.Output)
+	}
+	timeout := 4*time.Since(start) + 100*time.Millisecond
+	rt := openRuntime(t, fmt.Sprintf("%s[run]\naction_timeout = %q\n", cfg, timeout))
 	st := mustStore(t, rt)
 	if _, err := store.Put(ctx, st, store.Archival, "big", block); err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, rt, "Patching.\n/recall patch big\n```diff\n"+diff+"```\n")
+	res := run(t, rt, text)
 	if res[0].Code != codes.Timeout || res[0].Stage != "execute" {
-		t.Fatalf("%s %s %.200s", res[0].Code, res[0].Stage, res[0].Output)
+		t.Fatalf("timeout %v: %s %s %.200s", timeout, res[0].Code, res[0].Stage, res[0].Output)
 	}
 	b, err := st.Get(ctx, store.Archival, "big")
 	if err != nil || b.Content != block || b.Version != 1 {
 		t.Errorf("the block changed: v%d %v", b.Version, err)
 	}
+}
+
+// blockSet is a verbs.Blocks that has the blocks named.
+type blockSet []string
+
+func (b blockSet) HasBlock(_ context.Context, name string) (bool, error) {
+	return slices.Contains(b, name), nil
 }
