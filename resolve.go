@@ -35,7 +35,7 @@ func (w word) ok() bool { return len(w.verbs) > 0 }
 // "remeber"), means each of them; two different names tied by edit
 // distance or sound are never settled: that would be a guess.
 func (rt *Runtime) resolve(token string) word {
-	r := rt.resolver.Resolve(token)
+	r := rt.resolver().Resolve(token)
 	w := word{tier: r.Tier, res: r}
 	multi := strings.ContainsAny(token, " \t")
 	switch {

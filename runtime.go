@@ -31,7 +31,11 @@ import (
 type Runtime struct {
 	cfg      *Config
 	registry *verbs.Registry
-	resolver *fuzzy.Resolver
+	// resolver resolves verb tokens; it is built on the first token a
+	// message has (a command that resolves nothing, such as config check,
+	// never builds it). Its entries come from the registry, whose names
+	// are checked, so building it cannot fail.
+	resolver func() *fuzzy.Resolver
 	prefixes prefixes
 	detect   detect.Options
 	exec     *executor.Set
@@ -116,11 +120,18 @@ func Open(ctx context.Context, cfg *Config, opts ...Option) (*Runtime, error) {
 			return nil, cfg.errorAt("exec.tools."+name, fmt.Sprintf("/%s is a verb; a tool needs a name of its own", v.Name))
 		}
 	}
-	res, err := fuzzy.New(fuzzyEntries(reg), cfg.fuzzyOptions())
-	if err != nil {
+	entries, fopts := fuzzyEntries(reg), cfg.fuzzyOptions()
+	if err := fuzzy.CheckEntries(entries); err != nil {
 		return nil, err
 	}
-	rt.registry, rt.resolver, rt.prefixes = reg, res, newPrefixes(reg)
+	rt.resolver = sync.OnceValue(func() *fuzzy.Resolver {
+		res, err := fuzzy.New(entries, fopts)
+		if err != nil {
+			panic("dialect: entries checked at Open were refused: " + err.Error())
+		}
+		return res
+	})
+	rt.registry, rt.prefixes = reg, newPrefixes(reg)
 	rt.detect = cfg.detectOptions()
 	if rt.tel, err = newRecorder(ctx, cfg.Telemetry, o.tracer, o.meter); err != nil {
 		return nil, cfg.errorAt("telemetry", err.Error())
@@ -225,7 +236,7 @@ func (rt *Runtime) Config() *Config { return rt.cfg }
 func (rt *Runtime) Verbs() *verbs.Registry { return rt.registry }
 
 // Resolve resolves one verb token through the tiers, as the pipeline does.
-func (rt *Runtime) Resolve(token string) fuzzy.Result { return rt.resolver.Resolve(token) }
+func (rt *Runtime) Resolve(token string) fuzzy.Result { return rt.resolver().Resolve(token) }
 
 // Filter returns a writer that passes a message's text on to w with its
 // action lines left out, for showing a streamed answer to a person. A line

@@ -80,6 +80,29 @@ type nameInfo struct {
 	class   uint8 // classNormal, classLoose or classStrict
 }
 
+// CheckEntries reports what makes entries unusable by New: an entry with
+// no verb, a verb listed twice, an empty name. It is cheap, so that a
+// host can check a vocabulary before it builds the resolver it needs.
+func CheckEntries(entries []Entry) error {
+	seen := map[string]bool{}
+	for i, e := range entries {
+		v := fold(e.Verb)
+		if v == "" {
+			return fmt.Errorf("%w: entry %d has no verb", ErrBadEntry, i)
+		}
+		if seen[v] {
+			return fmt.Errorf("%w: verb %q listed twice", ErrBadEntry, e.Verb)
+		}
+		seen[v] = true
+		for _, n := range e.Names {
+			if fold(n) == "" {
+				return fmt.Errorf("%w: verb %q has an empty name", ErrBadEntry, e.Verb)
+			}
+		}
+	}
+	return nil
+}
+
 // New builds a Resolver for the given vocabulary. Names are NFC-normalised
 // and folded (lower case; - and _ as spaces); a name may belong to several
 // verbs. It fails with an error wrapping ErrBadEntry when a verb is empty
@@ -96,22 +119,17 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 		strict:      map[string]bool{},
 		strictASCII: map[string]string{},
 	}
-	seenVerb := map[string]bool{}
+	if err := CheckEntries(entries); err != nil {
+		return nil, err
+	}
 	type pending struct {
 		key  string
 		verb int32
 		s    Strictness
 	}
 	var names []pending // indexed once every name is known
-	for i, e := range entries {
+	for _, e := range entries {
 		v := fold(e.Verb)
-		if v == "" {
-			return nil, fmt.Errorf("%w: entry %d has no verb", ErrBadEntry, i)
-		}
-		if seenVerb[v] {
-			return nil, fmt.Errorf("%w: verb %q listed twice", ErrBadEntry, e.Verb)
-		}
-		seenVerb[v] = true
 		vi := int32(len(r.verbs))
 		r.verbs = append(r.verbs, verbInfo{name: v, strict: e.Strictness, priority: e.Priority})
 		if e.Strictness == Strict {
@@ -120,9 +138,6 @@ func New(entries []Entry, opts Options) (*Resolver, error) {
 		seenKey := map[string]bool{}
 		for _, n := range append([]string{e.Verb}, e.Names...) {
 			k := fold(n)
-			if k == "" {
-				return nil, fmt.Errorf("%w: verb %q has an empty name", ErrBadEntry, e.Verb)
-			}
 			r.exact[n] = appendOnce(r.exact[n], vi)
 			if e.Strictness == Strict {
 				// A strict name matches as registered or up to ASCII
