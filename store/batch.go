@@ -25,8 +25,16 @@ import (
 // written, so a caller always reads its own writes. Close writes
 // everything queued before closing the store.
 //
-// LogMessage returns id 0 at once; a write that fails later is reported
-// to the onError function given to NewBatched.
+// On SQLite the conversation log's full-text index is not written with
+// the messages (store/4): it catches up before a conversation search,
+// and the writer catches it up while it is idle (nothing queued for
+// indexIdle), idleRows messages to a transaction, stopping as soon as a
+// write is queued, so that under load the index costs the requests
+// nothing; Index catches it up at once.
+//
+// LogMessage returns id 0 at once; a write that fails later, or the idle
+// catch-up of the index failing, is reported to the onError function
+// given to NewBatched.
 type Batched struct {
 	Store
 	s       *sqlStore
@@ -89,6 +97,17 @@ const (
 	lingerFill = 64
 )
 
+// indexIdle is how long the writer waits with nothing queued, after
+// writing messages, before it catches the conversation log's index up,
+// idleRows messages to a transaction (about 40 ms of CPU each on real
+// answers), looking at the queue between transactions. Under load the
+// writer is never idle that long (it writes at least every linger), so
+// the index waits for a pause or a search.
+const (
+	indexIdle = 250 * time.Millisecond
+	idleRows  = 256
+)
+
 // writer writes what is queued: every write waiting, up to maxBatch, and
 // those that arrive within linger (up to lingerFill), in one transaction; each write that is
 // not a message in a savepoint, so that one failing write loses only
@@ -99,11 +118,20 @@ func (b *Batched) writer() {
 	var waiting []chan struct{}
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	idle := time.NewTimer(time.Hour)
+	idle.Stop()
+	behind := false // messages written since the index last caught up
 	open := true
 	for open || len(waiting) > 0 {
 		waits := false // a write in the batch has a caller waiting for it
-		// Wait for a first write or a flush.
+		// Wait for a first write or a flush; after indexIdle without
+		// either, catch the index up.
 		if open {
+			var idleC <-chan time.Time
+			if behind {
+				idle.Reset(indexIdle)
+				idleC = idle.C
+			}
 			select {
 			case it, ok := <-b.q:
 				if ok {
@@ -113,7 +141,11 @@ func (b *Batched) writer() {
 				open = ok
 			case f := <-b.flushes:
 				waiting = append(waiting, f)
+			case <-idleC:
+				behind = b.indexWhileIdle()
+				continue
 			}
+			idle.Stop()
 		}
 		// Take what else is queued; wait up to linger for more while
 		// no one waits.
@@ -151,7 +183,9 @@ func (b *Batched) writer() {
 		}
 		timer.Stop()
 		if len(batch) > 0 {
-			b.write(batch)
+			if b.write(batch) {
+				behind = true
+			}
 			batch = batch[:0]
 		}
 		if len(b.q) == 0 || !open {
@@ -163,7 +197,26 @@ func (b *Batched) writer() {
 	}
 }
 
-func (b *Batched) write(batch []item) {
+// indexWhileIdle catches the conversation log's index up, idleRows
+// messages to a transaction, until it is up to date or a write is
+// queued; it reports whether it stopped behind.
+func (b *Batched) indexWhileIdle() bool {
+	for len(b.q) == 0 {
+		more, err := b.s.indexSome(context.Background(), idleRows)
+		if err != nil {
+			b.onError(fmt.Errorf("store: indexing the conversation log: %w", err))
+			return false
+		}
+		if !more {
+			return false
+		}
+	}
+	return true
+}
+
+// write writes batch in one transaction and reports whether it wrote a
+// message.
+func (b *Batched) write(batch []item) (logged bool) {
 	ctx := context.Background()
 	errs := make([]error, len(batch))
 	err := b.s.db.Write(ctx, func(tx *sql.Tx) error {
@@ -200,6 +253,7 @@ func (b *Batched) write(batch []item) {
 		if err != nil {
 			e = err
 		}
+		logged = logged || it.msg != nil && e == nil
 		switch {
 		case it.done != nil:
 			it.done <- e
@@ -207,6 +261,7 @@ func (b *Batched) write(batch []item) {
 			b.onError(fmt.Errorf("store: queued write lost: %w", e))
 		}
 	}
+	return logged
 }
 
 // maxRows is the most messages one INSERT statement writes (eight
@@ -318,6 +373,17 @@ func (b *Batched) LastMessage(ctx context.Context, session, role string) (Messag
 		return Message{}, err
 	}
 	return b.Store.LastMessage(ctx, session, role)
+}
+
+// Index writes what is queued and brings the conversation log's
+// full-text index up to date with every message logged so far, as a
+// conversation search does before it searches. A server calls it when it
+// has time to spare; nothing needs it for correctness.
+func (b *Batched) Index(ctx context.Context) error {
+	if err := b.Flush(ctx); err != nil {
+		return err
+	}
+	return b.s.catchUpMessages(ctx)
 }
 
 // Failures implements Store: the failure log, its writes queued.

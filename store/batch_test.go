@@ -266,11 +266,12 @@ func cpuTime() time.Duration {
 }
 
 // BenchmarkMessageLog is what logging one real answer costs in SQLite,
-// by how many messages share a transaction ("batch"): with the
-// conversation log's full-text index ("fts") and, for the floor of
-// everything but the index, without it ("table": the insert trigger
-// dropped). cpu-ns/op is CPU per message. Needs the real answers in
-// ../shared/data/llm_outputs.
+// by how many messages share a transaction ("batch"): the row alone, as
+// the log path writes it now that the full-text index catches up later
+// ("log"), and the row with its index entry written by a trigger as it
+// is inserted, as every message was before store/4 ("eager"). cpu-ns/op
+// is CPU per message. BenchmarkMessageCatchUp is the other half of the
+// lazy log's cost. Needs the real answers in ../shared/data/llm_outputs.
 func BenchmarkMessageLog(b *testing.B) {
 	texts := realAnswers(b)
 	var size int
@@ -279,51 +280,97 @@ func BenchmarkMessageLog(b *testing.B) {
 	}
 	for _, bc := range []struct {
 		name  string
-		index bool
+		eager bool
 		batch int
-	}{{"fts/batch=1", true, 1}, {"fts/batch=8", true, 8}, {"fts/batch=64", true, 64}, {"fts/batch=512", true, 512}, {"table/batch=64", false, 64}} {
+	}{{"log/batch=1", false, 1}, {"log/batch=8", false, 8}, {"log/batch=64", false, 64}, {"log/batch=512", false, 512},
+		{"eager/batch=1", true, 1}, {"eager/batch=8", true, 8}, {"eager/batch=64", true, 64}, {"eager/batch=512", true, 512}} {
 		b.Run(bc.name, func(b *testing.B) {
 			ctx := context.Background()
-			st, err := Open(ctx, filepath.Join(b.TempDir(), "m.db"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer st.Close()
-			s := st.(*sqlStore)
-			if !bc.index {
-				if err := s.write(ctx, func(tx txn) error { _, err := tx.exec(ctx, `DROP TRIGGER messages_ai`); return err }); err != nil {
+			s := openBench(b)
+			if bc.eager {
+				if err := s.write(ctx, func(tx txn) error {
+					_, err := tx.exec(ctx, `DROP TRIGGER messages_ai; CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+						INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END`)
+					return err
+				}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.SetBytes(int64(size / len(texts)))
 			b.ReportAllocs()
 			cpu0 := cpuTime()
-			items := make([]item, 0, bc.batch)
-			errs := make([]error, bc.batch)
-			write := func() {
-				err := s.write(ctx, func(tx txn) error { return insertMessages(ctx, tx, items, errs[:len(items)]) })
-				if err == nil {
-					err = errors.Join(errs[:len(items)]...)
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				items = items[:0]
-			}
-			i := 0
-			for b.Loop() {
-				items = append(items, item{msg: &Message{Session: "s", Role: "assistant", Content: texts[i%len(texts)], At: time.Now()}})
-				i++
-				if len(items) == bc.batch {
-					write()
-				}
-			}
-			if len(items) > 0 {
-				write()
+			for i := 0; i < b.N; {
+				i = logBench(b, s, texts, i, min(bc.batch, b.N-i))
 			}
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
+}
+
+// BenchmarkMessageCatchUp is what indexing one logged real answer costs
+// when the conversation log's index catches up with b.N messages written
+// without it (untimed), at most "rows" of them to a transaction (the
+// search's catch-up takes catchUpRows, an idle writer idleRows).
+// cpu-ns/op is CPU per message.
+func BenchmarkMessageCatchUp(b *testing.B) {
+	texts := realAnswers(b)
+	var size int
+	for _, t := range texts {
+		size += len(t)
+	}
+	for _, rows := range []int{64, 256, 1024, 4096} {
+		b.Run(fmt.Sprint("rows=", rows), func(b *testing.B) {
+			ctx := context.Background()
+			s := openBench(b)
+			for i := 0; i < b.N; {
+				i = logBench(b, s, texts, i, min(512, b.N-i))
+			}
+			b.SetBytes(int64(size / len(texts)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			_, top, err := s.messageMark(ctx)
+			for mark := int64(0); err == nil && mark < top; {
+				mark, err = s.indexMessages(ctx, top, rows)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			if hits, err := s.SearchMessages(ctx, "the", MessageQuery{Limit: 1}); err != nil || len(hits) != 1 {
+				b.Fatalf("%d hits, %v", len(hits), err)
+			}
+		})
+	}
+}
+
+// openBench opens a fresh SQLite store for a benchmark.
+func openBench(b *testing.B) *sqlStore {
+	st, err := Open(context.Background(), filepath.Join(b.TempDir(), "m.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return st.(*sqlStore)
+}
+
+// logBench writes n of texts, from the i-th on, in one transaction as
+// the batched writer does, and returns the next i.
+func logBench(b *testing.B, s *sqlStore, texts []string, i, n int) int {
+	ctx := context.Background()
+	items := make([]item, n)
+	for k := range items {
+		items[k] = item{msg: &Message{Session: "s", Role: "assistant", Content: texts[(i+k)%len(texts)], At: time.Now()}}
+	}
+	errs := make([]error, n)
+	err := s.write(ctx, func(tx txn) error { return insertMessages(ctx, tx, items, errs) })
+	if err == nil {
+		err = errors.Join(errs...)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return i + n
 }
 
 // realAnswers reads the texts of ../shared/data/llm_outputs (or

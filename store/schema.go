@@ -165,6 +165,35 @@ INSERT INTO rules_v3 (id, agent, verb, op, target, args, decision, created_at, c
 	SELECT id, CASE agent WHEN '' THEN 'default' ELSE agent END, verb, '*', target, '*', decision, created_at, created_by FROM rules;
 DROP TABLE rules;
 ALTER TABLE rules_v3 RENAME TO rules;
+`}, {
+		Owner: "store", Version: 4, Name: "the conversation log indexed when it is searched",
+		// The conversation log's full-text index is no longer written
+		// with each message: a message goes into its table alone, and
+		// the index catches up with every message not in it yet, in
+		// bulk, before a conversation search and when a batched writer
+		// is idle (catchUpMessages). messages_fts_mark holds the
+		// highest id the index has caught up to: every message at or
+		// below it is in the index, none above it. The triggers keep
+		// that true for rows written at or below the mark (an id reused
+		// after the newest rows were deleted, a copied row): such a row
+		// is indexed as it is inserted and taken out as it is deleted;
+		// a row above the mark, never indexed, must not be 'delete'd,
+		// which would corrupt an external-content FTS5 index. Every
+		// message so far was indexed by the old trigger.
+		SQL: `
+CREATE TABLE messages_fts_mark (
+	id   INTEGER PRIMARY KEY CHECK (id = 1),
+	mark INTEGER NOT NULL
+);
+INSERT INTO messages_fts_mark (id, mark) VALUES (1, COALESCE((SELECT max(id) FROM messages), 0));
+DROP TRIGGER messages_ai;
+DROP TRIGGER messages_ad;
+CREATE TRIGGER messages_ai AFTER INSERT ON messages WHEN new.id <= (SELECT mark FROM messages_fts_mark) BEGIN
+	INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TRIGGER messages_ad AFTER DELETE ON messages WHEN old.id <= (SELECT mark FROM messages_fts_mark) BEGIN
+	INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+END;
 `}}
 }
 
@@ -318,5 +347,12 @@ INSERT INTO rules_v3 (id, agent, verb, op, target, args, decision, created_at, c
 DROP TABLE rules;
 ALTER TABLE rules_v3 RENAME TO rules;
 SELECT setval(pg_get_serial_sequence('rules', 'id'), COALESCE((SELECT max(id) FROM rules), 0) + 1, false);
-`}}
+`}, {
+		Owner: "store", Version: 4, Name: "the conversation log indexed when it is searched",
+		// Nothing changes on PostgreSQL: the tsvector column is computed
+		// in the server's process as a row is written, and the GIN
+		// index's pending list (fastupdate) already defers its
+		// insertion; store/4 on SQLite defers FTS5's work, which is in
+		// this process. The step keeps the versions the same on both.
+		SQL: `SELECT 1;`}}
 }

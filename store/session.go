@@ -55,7 +55,9 @@ type MessageQuery struct {
 }
 
 // SearchMessages finds logged messages matching any of query's words, best
-// first; with an empty query, the messages q admits, newest first.
+// first; with an empty query, the messages q admits, newest first. It
+// finds every message logged before it, by any process: on SQLite the
+// full-text index first catches up with the messages not in it yet.
 func (s *sqlStore) SearchMessages(ctx context.Context, query string, q MessageQuery) ([]MessageHit, error) {
 	words := searchWords(query)
 	if len(words) == 0 && strings.TrimSpace(query) != "" {
@@ -77,6 +79,10 @@ func (s *sqlStore) SearchMessages(ctx context.Context, query string, q MessageQu
 			FROM messages m WHERE 1 = 1` + where + ` ORDER BY m.id DESC LIMIT ?`
 		args = append(args, limit(q.Limit))
 	} else {
+		// The index first takes in every message logged so far.
+		if err := s.catchUpMessages(ctx); err != nil {
+			return nil, fmt.Errorf("store: indexing the conversation log: %w", err)
+		}
 		sqlText, args = s.flavor.searchMessages(words, where, args, limit(q.Limit))
 	}
 	rows, err := s.query(ctx, sqlText, args...)

@@ -40,6 +40,10 @@ type flavor struct {
 	// afterCopy runs in the copy's transaction once the rows are in (on
 	// PostgreSQL: moving the id sequences past the copied ids).
 	afterCopy func(ctx context.Context, tx txn, tables []table) error
+	// lazyMessageIndex: the conversation log's full-text index is
+	// written when it is needed, not with each message (store/4 on
+	// SQLite; see index.go).
+	lazyMessageIndex bool
 }
 
 // sqlStore is a Store in a SQL database, SQLite or PostgreSQL. The SQL is

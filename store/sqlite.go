@@ -25,7 +25,8 @@ func openSQLite(ctx context.Context, path string) (*sqlStore, error) {
 }
 
 // sqliteFlavor searches with FTS5: bm25 ranks (lower is better), the
-// snippet marks terms in [brackets].
+// snippet marks terms in [brackets]. The conversation log's index is
+// brought up to date before it is searched (index.go).
 var sqliteFlavor = flavor{
 	name: "sqlite",
 	searchBlocks: func(words []string, where string, args []any, limit int) (string, []any) {
@@ -42,9 +43,10 @@ var sqliteFlavor = flavor{
 			WHERE messages_fts MATCH ?` + where + ` ORDER BY bm25(messages_fts), m.id LIMIT ?`,
 			append(append([]any{ftsQuery(words)}, args...), limit)
 	},
-	strpos:    "instr",
-	snapshot:  &sql.TxOptions{ReadOnly: true},
-	afterCopy: func(context.Context, txn, []table) error { return nil },
+	strpos:           "instr",
+	snapshot:         &sql.TxOptions{ReadOnly: true},
+	afterCopy:        func(context.Context, txn, []table) error { return nil },
+	lazyMessageIndex: true,
 }
 
 // ftsQuery is an FTS5 query that matches any of words, each quoted so
