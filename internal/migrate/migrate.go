@@ -12,7 +12,9 @@
 package migrate
 
 import (
+	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -96,6 +98,33 @@ func (a Applied) Add(owner string, version int, checksum string) {
 		a[owner] = map[int]string{}
 	}
 	a[owner][version] = checksum
+}
+
+// Querier is what both *sql.DB and *sql.Tx offer for reading.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// ReadApplied reads the rows of dialect_migrations that belong to owners;
+// the caller has checked that the table exists.
+func ReadApplied(ctx context.Context, q Querier, owners map[string]bool) (Applied, error) {
+	rows, err := q.QueryContext(ctx, `SELECT owner, version, checksum FROM dialect_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := Applied{}
+	for rows.Next() {
+		var owner, sum string
+		var v int
+		if err := rows.Scan(&owner, &v, &sum); err != nil {
+			return nil, err
+		}
+		if owners[owner] {
+			out.Add(owner, v, sum)
+		}
+	}
+	return out, rows.Err()
 }
 
 // Owners returns the distinct owners of ms.

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -23,13 +22,9 @@ const createMigrations = `CREATE TABLE IF NOT EXISTS dialect_migrations (
 	PRIMARY KEY (owner, version)
 )`
 
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
 // readApplied returns the applied migrations of the given owners; a
 // database without the bookkeeping table has none.
-func readApplied(ctx context.Context, q querier, owners map[string]bool) (migrate.Applied, error) {
+func readApplied(ctx context.Context, q migrate.Querier, owners map[string]bool) (migrate.Applied, error) {
 	out := migrate.Applied{}
 	rows, err := q.QueryContext(ctx, `SELECT to_regclass('dialect_migrations') IS NOT NULL`)
 	if err != nil {
@@ -43,22 +38,7 @@ func readApplied(ctx context.Context, q querier, owners map[string]bool) (migrat
 	if err != nil || !found {
 		return out, err
 	}
-	rows, err = q.QueryContext(ctx, `SELECT owner, version, checksum FROM dialect_migrations`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var owner, sum string
-		var v int
-		if err := rows.Scan(&owner, &v, &sum); err != nil {
-			return nil, err
-		}
-		if owners[owner] {
-			out.Add(owner, v, sum)
-		}
-	}
-	return out, rows.Err()
+	return migrate.ReadApplied(ctx, q, owners)
 }
 
 // migrate applies the pending migrations in one transaction, holding the

@@ -35,14 +35,9 @@ const createMigrations = `CREATE TABLE IF NOT EXISTS dialect_migrations (
 	PRIMARY KEY (owner, version)
 ) WITHOUT ROWID`
 
-// querier is what both *sql.DB and *sql.Tx offer for reading.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
 // readApplied returns the applied migrations of the given owners; a database
 // without the bookkeeping table has none.
-func readApplied(ctx context.Context, q querier, owners map[string]bool) (migrate.Applied, error) {
+func readApplied(ctx context.Context, q migrate.Querier, owners map[string]bool) (migrate.Applied, error) {
 	out := migrate.Applied{}
 	exists, err := q.QueryContext(ctx, `SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'dialect_migrations'`)
 	if err != nil {
@@ -53,22 +48,7 @@ func readApplied(ctx context.Context, q querier, owners map[string]bool) (migrat
 	if !found {
 		return out, exists.Err()
 	}
-	rows, err := q.QueryContext(ctx, `SELECT owner, version, checksum FROM dialect_migrations`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var owner, sum string
-		var v int
-		if err := rows.Scan(&owner, &v, &sum); err != nil {
-			return nil, err
-		}
-		if owners[owner] {
-			out.Add(owner, v, sum)
-		}
-	}
-	return out, rows.Err()
+	return migrate.ReadApplied(ctx, q, owners)
 }
 
 // migrate applies the pending migrations in one IMMEDIATE transaction. The
