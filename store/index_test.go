@@ -160,3 +160,32 @@ func marks(t *testing.T, s *sqlStore) (mark, top int64) {
 	}
 	return mark, top
 }
+
+// TestBatchedIndexBoundedUnderLoad logs through a batched writer faster
+// than it is ever idle: the messages waiting for the index stay within
+// maxBehind and one batch.
+func TestBatchedIndexBoundedUnderLoad(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "d.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBatched(st, 1024, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const n = maxBehind + 4*maxBatch
+	for i := range n {
+		if _, err := b.LogMessage(ctx, Message{Session: "s", Role: "assistant", Content: fmt.Sprint("word ", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mark, top := marks(t, st.(*sqlStore))
+	if top != n || top-mark > maxBehind+maxBatch {
+		t.Fatalf("%d messages, %d of them waiting for the index; want at most %d", top, top-mark, maxBehind+maxBatch)
+	}
+}
