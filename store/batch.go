@@ -30,8 +30,7 @@ import (
 // and the writer catches it up while it is idle (nothing queued for
 // indexIdle), idleRows messages to a transaction, stopping as soon as a
 // write is queued, so that under load the index costs the requests
-// nothing until maxBehind messages wait for it; Index catches it up at
-// once.
+// nothing until maxBehind messages wait for it.
 //
 // LogMessage returns id 0 at once; a write that fails later, or the idle
 // catch-up of the index failing, is reported to the onError function
@@ -403,17 +402,6 @@ func (b *Batched) LastMessage(ctx context.Context, session, role string) (Messag
 		return Message{}, err
 	}
 	return b.Store.LastMessage(ctx, session, role)
-}
-
-// Index writes what is queued and brings the conversation log's
-// full-text index up to date with every message logged so far, as a
-// conversation search does before it searches. A server calls it when it
-// has time to spare; nothing needs it for correctness.
-func (b *Batched) Index(ctx context.Context) error {
-	if err := b.Flush(ctx); err != nil {
-		return err
-	}
-	return b.s.catchUpMessages(ctx)
 }
 
 // Failures implements Store: the failure log, its writes queued.
