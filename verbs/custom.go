@@ -310,7 +310,7 @@ func toolArgs(verb string, in Input) (map[string]any, error) {
 				if isBanned(k) {
 					return nil, perr(codes.BannedKey, verb, col(in.Args, t.pos), "/%s: the key %q is not allowed in arguments (column %d)", verb, k, col(in.Args, t.pos))
 				}
-				if validName(strings.ToLower(k)) {
+				if ValidName(strings.ToLower(k)) {
 					if strings.HasPrefix(val, `"`) {
 						if _, body, ok := quoted(val, 0); ok {
 							val = body

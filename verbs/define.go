@@ -84,7 +84,7 @@ func (r *Registry) define(d Definition) error {
 	key := "verb " + d.Name
 	name := strings.ToLower(strings.TrimSpace(d.Name))
 	switch {
-	case !validName(name):
+	case !ValidName(name):
 		return &ConfigError{key, "a verb name is a letter, then letters, digits, '_' or '-'"}
 	case r.by[name] != nil:
 		return &ConfigError{key, fmt.Sprintf("/%s is already a verb", name)}

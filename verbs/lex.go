@@ -146,7 +146,7 @@ func classify(s string, pos int) token {
 			t.kind = tRef
 		} else if _, err := intent.ParseSince(s[1:]); err == nil {
 			t.kind, t.filter, t.body = tFilter, '@', s[1:]
-		} else if name := s[1:]; validName(strings.ToLower(name)) || isNameLike(name) {
+		} else if name := s[1:]; ValidName(strings.ToLower(name)) || isNameLike(name) {
 			t.kind, t.body = tAt, name
 		}
 	case s[0] == '#' && isWordRune(s[1:]):

@@ -210,7 +210,7 @@ func (v *Verb) Names() []string {
 func (r *Registry) apply(e Extension, tools []string) error {
 	key := func(k string) string { return "dialect.verbs." + e.Name + "." + k }
 	name := strings.ToLower(strings.TrimSpace(e.Name))
-	if !validName(name) {
+	if !ValidName(name) {
 		return &ConfigError{"dialect.verbs." + e.Name, "a verb name is a letter, then letters, digits, '_' or '-'"}
 	}
 	for _, a := range append(slices.Clone(e.ExtraAliases), e.Aliases...) {
@@ -346,7 +346,11 @@ func (r *Registry) Claimants(name string) []string {
 	return out
 }
 
-func validName(s string) bool {
+// ValidName reports whether s, already lower case, is a valid verb name:
+// a letter (ASCII a–z, or any rune beyond ASCII) first, then those,
+// digits, '_' and '-'. Tools that become verbs (MCP servers') are held to
+// the same rule.
+func ValidName(s string) bool {
 	for i, c := range s {
 		isLetter := c >= 'a' && c <= 'z' || c > 127
 		if i == 0 && !isLetter || !(isLetter || c >= '0' && c <= '9' || c == '_' || c == '-') {
@@ -359,7 +363,7 @@ func validName(s string) bool {
 func validAlias(s string) bool {
 	ws := strings.Fields(strings.ToLower(s))
 	for _, w := range ws {
-		if !validName(w) {
+		if !ValidName(w) {
 			return false
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/pattern-dialect/dialect/verbs"
 )
 
 // Server is one [mcp.NAME] table of dialect.toml: how to reach an MCP
@@ -76,7 +78,7 @@ func (s *Server) Check() error {
 		}
 		return &ConfigError{Key: k, Msg: fmt.Sprintf(format, a...)}
 	}
-	if !validName(s.Name) {
+	if !verbs.ValidName(s.Name) {
 		return bad("", "a server's name is its verb: a letter, then letters, digits, '_' or '-'")
 	}
 	hasCmd, hasURL := len(s.Command) > 0, s.URL != ""
@@ -124,15 +126,4 @@ func validPolicy(p string) bool {
 		return true
 	}
 	return false
-}
-
-// validName is the registry's rule for a verb name, lower case.
-func validName(s string) bool {
-	for i, c := range s {
-		isLetter := c >= 'a' && c <= 'z' || c > 127
-		if i == 0 && !isLetter || !(isLetter || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return s != ""
 }
