@@ -120,7 +120,7 @@ func (c commandSpec) run(ctx context.Context, argv []string, stdin []byte) (stri
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = commandEnv(c.env)
+	cmd.Env = ChildEnv(c.env)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout := &limitedBuffer{max: c.maxOutput}
 	stderr := &limitedBuffer{max: 2048}
@@ -164,7 +164,11 @@ func stderrTail(s string, max int) string {
 	return "…" + out[cut:]
 }
 
-func commandEnv(extra []string) []string {
+// ChildEnv is the environment a child process the runtime starts (a
+// command target, an MCP server over stdio) receives: the variables of
+// baseEnv and then of extra, each once, those set in the runtime's own
+// environment only.
+func ChildEnv(extra []string) []string {
 	env := []string{}
 	seen := map[string]bool{}
 	for _, names := range [][]string{baseEnv, extra} {

@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/pattern-dialect/dialect/codes"
+	"github.com/pattern-dialect/dialect/executor"
 	"github.com/pattern-dialect/dialect/fuzzy"
 )
 
@@ -215,7 +216,7 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 	var cmd *exec.Cmd
 	if len(s.cfg.Command) > 0 {
 		cmd = exec.Command(s.cfg.Command[0], s.cfg.Command[1:]...)
-		cmd.Env = commandEnv(s.cfg.Env)
+		cmd.Env = executor.ChildEnv(s.cfg.Env) // the variables command targets get, then env
 		c.stderr = &tail{max: 1024}
 		cmd.Stderr = c.stderr
 		cmd.WaitDelay = time.Second
@@ -352,25 +353,6 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header[k] = v
 	}
 	return t.next.RoundTrip(r)
-}
-
-// baseEnv are the variables every stdio server receives (when set), as
-// for command targets (executor's baseEnv); others must be listed in env.
-var baseEnv = []string{"PATH", "HOME", "LANG", "LC_ALL", "TZ", "TMPDIR"}
-
-func commandEnv(extra []string) []string {
-	env := []string{}
-	seen := map[string]bool{}
-	for _, k := range append(slices.Clone(baseEnv), extra...) {
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
-	return env
 }
 
 // tail keeps the last max bytes written to it, cleaned to one line.
