@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pattern-dialect/dialect/internal/wire/wiretest"
 )
 
 // fakeUpstream is an OpenAI-compatible chat completions server for tests.
@@ -133,26 +135,10 @@ func sseEvents(model, text string) []string {
 		return "data: " + head + `"choices":[` + choice + "]}\n\n"
 	}
 	out := []string{ev(`{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}`)}
-	for _, w := range splitWords(text) {
+	for _, w := range wiretest.Words(text) {
 		c, _ := json.Marshal(w)
 		out = append(out, ev(`{"index":0,"delta":{"content":`+string(c)+`},"finish_reason":null}`))
 	}
 	out = append(out, ev(`{"index":0,"delta":{},"finish_reason":"stop"}`), "data: [DONE]\n\n")
-	return out
-}
-
-// splitWords cuts text after every run of spaces or newlines.
-func splitWords(text string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(text); i++ {
-		if (text[i] == ' ' || text[i] == '\n') && (i+1 == len(text) || (text[i+1] != ' ' && text[i+1] != '\n')) {
-			out = append(out, text[start:i+1])
-			start = i + 1
-		}
-	}
-	if start < len(text) {
-		out = append(out, text[start:])
-	}
 	return out
 }

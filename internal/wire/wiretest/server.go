@@ -94,7 +94,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, ErrorBody(api, a.Status))
 		return
 	}
-	words := split(a.Text)
+	words := Words(a.Text)
 	in, out := Usage(seen, a)
 	u := usage{in: in, out: out}
 	if !seen.Stream {
@@ -130,7 +130,7 @@ func Usage(s Seen, a Answer) (in, out int) {
 		in += len(m.Text) / 4
 	}
 	in += len(s.System) / 4
-	return in + 1, len(split(a.Text)) + 1
+	return in + 1, len(Words(a.Text)) + 1
 }
 
 // read reads the parts of a request the tests look at.
@@ -186,8 +186,9 @@ func text(c gjson.Result) string {
 	return strings.Join(parts, "\n\n")
 }
 
-// split cuts text after every run of spaces or newlines: one event per word.
-func split(text string) []string {
+// Words cuts text after every run of spaces or newlines: one event per
+// word, as the scripted servers stream an answer.
+func Words(text string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(text); i++ {
