@@ -132,6 +132,12 @@ func (f *flags) open(ctx context.Context, opts ...dialect.Option) (*dialect.Runt
 	if err != nil {
 		return nil, err
 	}
+	return f.openConfig(ctx, cfg, opts...)
+}
+
+// openConfig opens the runtime on cfg, which the command has loaded with
+// loadConfig and needed before (dialect proxy opens the store from it).
+func (f *flags) openConfig(ctx context.Context, cfg *dialect.Config, opts ...dialect.Option) (*dialect.Runtime, error) {
 	rt, err := dialect.Open(ctx, cfg, append([]dialect.Option{dialect.WithOutput(f.sio.out)}, opts...)...)
 	var ce *dialect.ConfigError
 	if errors.As(err, &ce) {

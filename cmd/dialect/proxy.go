@@ -63,7 +63,7 @@ func runProxy(ctx context.Context, sio *stdio, args []string) error {
 		return err
 	}
 	defer logs.Close()
-	rt, err := fs.open(ctx, dialect.WithStore(logs))
+	rt, err := fs.openConfig(ctx, cfg, dialect.WithStore(logs))
 	if err != nil {
 		return err
 	}
